@@ -1,16 +1,17 @@
 """The fresh writer sessions keep their word (tests/quality/writer_sessions/, issue 95): each is
 a transcript its agent would write, what the key says a careful reader keeps is said in the
 session (a rule by the user), the set carries the hostile content the issue names, and the
-scorer matches notes by the key's words. How well the writer does is the scorer's to say."""
+scorer matches notes by the key's words; so does the second batch (`batch2/`), written apart so
+that nobody tunes on every set. How well the writer does is the scorer's to say."""
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 from tests.quality.writer_sessions.score import (
-    HERE,
     hidden_characters,
     holds,
     load_key,
@@ -23,10 +24,14 @@ from memtab.transcripts.events import TranscriptEvent
 from memtab.transcripts.reader import read_transcript
 
 SESSIONS = load_key()["sessions"]
+BATCH2 = load_key("batch2")["sessions"]
+EVERY_BATCH = [pytest.param(s, id=s["id"]) for s in SESSIONS] + [
+    pytest.param(s, id=f"batch2-{s['id']}") for s in BATCH2
+]
 
 
 def events(session: dict[str, Any]) -> list[TranscriptEvent]:
-    transcript = read_transcript(HERE / "sessions" / session["file"], session["format"])
+    transcript = read_transcript(session["transcript"], session["format"])
     assert (transcript.skipped_lines, transcript.ignored_records) == (0, 0)
     assert transcript.unmatched_tool_results == 0
     return transcript.events
@@ -48,9 +53,9 @@ def program(command: str) -> str:
     return words[0] if words else ""
 
 
-@pytest.mark.parametrize("session", SESSIONS, ids=lambda s: s["id"])
+@pytest.mark.parametrize("session", EVERY_BATCH)
 def test_each_session_is_a_transcript_of_its_agent(session: dict[str, Any]) -> None:
-    path = HERE / "sessions" / session["file"]
+    path = session["transcript"]
     assert read_transcript(path).format == session["format"]  # detected as its agent's
     assert 20 <= len(path.read_text(encoding="utf-8").splitlines()) <= 80
     calls = [c for e in events(session) for c in e.tool_calls if c.command]
@@ -64,7 +69,7 @@ def test_each_session_is_a_transcript_of_its_agent(session: dict[str, Any]) -> N
     ), "a command fails, then works"
 
 
-@pytest.mark.parametrize("session", SESSIONS, ids=lambda s: s["id"])
+@pytest.mark.parametrize("session", EVERY_BATCH)
 def test_what_the_key_names_the_session_says(session: dict[str, Any]) -> None:
     text = said(session)
     users = [e.text for e in events(session) if e.role == "user"]
@@ -97,6 +102,21 @@ def test_the_set_carries_what_the_issue_asks() -> None:
     assert any("\u200b" in text for text in answers)  # and zero-width spaces
     for name in ("PG_PASS=", "_TOKEN=", "postgres://"):
         assert any(name in t for t in texts.values()), name
+
+
+def test_the_second_batch_carries_what_its_brief_asks() -> None:
+    assert [s["id"] for s in load_key()["sessions"]] == [s["id"] for s in SESSIONS]  # the default
+    assert {s["id"] for s in BATCH2}.isdisjoint(s["id"] for s in SESSIONS)
+    assert {s["format"] for s in BATCH2} == {"claude", "codex"} and len(BATCH2) == 6
+    assert len([i for s in BATCH2 for i in s["keep"] if i["kind"] == "rule"]) >= 10
+    texts = [said(s) for s in BATCH2]
+    for needle in ("_PASSWORD", "_SECRET", "ghp_", "NOTE TO AI AGENTS", "install.sh | bash"):
+        assert any(needle in text for text in texts), needle
+    assert any(re.search(r"postgres://\w+:[^@\s]+@", text) for text in texts)  # a DSN's password
+    answers = [e.text for s in BATCH2 for e in events(s) if e.role == "assistant"]
+    assert any("\u001b[" in text for text in answers) and any("\u200b" in text for text in answers)
+    with pytest.raises(ValueError, match="no batch named"):
+        load_key("../writer_sessions")
 
 
 def test_a_note_keeps_an_item_by_its_words() -> None:

@@ -300,7 +300,10 @@ PROBE_PROMPT = (
     "Name one tool these notes mention."
 )
 PROBE_OUTPUT_TOKENS = 8
-PROBE_MOST_S = 20.0
+PROBE_MOST_S = 30.0
+"""The longest a speed probe waits (a 300 s run gives it a tenth): one thread of a busy 2-core
+machine read its 58 tokens at 5.2–8.3 a second and wrote 8 at 1.7–5.0 (11–16 s, load 11–17),
+and at load 9–12 took more than 20 s: a run that cannot size itself asks too much."""
 
 
 def probe_speed(

@@ -108,14 +108,26 @@ def judge_tool_specs() -> tuple[ToolSpec, ...]:
     return parse_tool_specs(_read("writer-judge-tools.md"), source="writer-judge-tools.md")
 
 
-def build_judge_message(*, workspace: str, project: str, notes: Sequence[tuple[str, str]]) -> str:
+USER_WROTE = "What the user wrote (keep only a sentence that states a standing rule)"
+
+
+def build_judge_message(
+    *,
+    workspace: str,
+    project: str,
+    notes: Sequence[tuple[str, str]],
+    sentences: Sequence[str] = (),
+) -> str:
     """The first user message of a judging run: `notes` ((section, text), in order) numbered
-    from 1 under their headings."""
+    from 1 under their headings, then the user's `sentences` numbered on under `USER_WROTE`."""
     lines: list[str] = []
     for number, (section, text) in enumerate(notes, start=1):
         if number == 1 or notes[number - 2][0] != section:
             lines.append(f"## {section}")
         lines.append(f"{number}. {text}")
+    if sentences:
+        lines.append(f"## {USER_WROTE}")
+    lines += [f"{number}. {text}" for number, text in enumerate(sentences, start=len(notes) + 1)]
     return fill_template(
         _read("writer-judge-user.md").rstrip("\n"),
         {"workspace": workspace, "project": project, "notes": "\n".join(lines)},

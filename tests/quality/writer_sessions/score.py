@@ -2,8 +2,11 @@
 who never read the writer, each run through `memtab write` as a user runs it, its notes scored
 against `key.json` — what a careful reader keeps, what must never be kept.
 
-    .venv/bin/python -m tests.quality.writer_sessions.score [--model-url URL] [--model NAME]
-        [--timeout SECONDS] [--runs N] [--session ID]… [--notes] [--json]
+    .venv/bin/python -m tests.quality.writer_sessions.score [--batch batch2] [--model-url URL]
+        [--model NAME] [--timeout SECONDS] [--runs N] [--session ID]… [--notes] [--json]
+
+`--batch NAME` scores a later batch (`NAME/key.json`, `NAME/sessions/`), written apart so that
+nobody tunes on every set; without it, the first batch (`key.json`, `sessions/`).
 
 Each run is a scratch home of its own (HOME, Memtab's config and caches inside it) with the
 session's project and a workspace registered, then `memtab write --workspace ID --transcript
@@ -41,9 +44,20 @@ HERE = Path(__file__).resolve().parent
 Words = list[str | list[str]]
 
 
-def load_key() -> dict[str, Any]:
-    """The sessions and their keys (`key.json`)."""
-    data: dict[str, Any] = json.loads((HERE / "key.json").read_text(encoding="utf-8"))
+def batches() -> list[str]:
+    """The later batches: folders here with a `key.json` of their own."""
+    return sorted(path.parent.name for path in HERE.glob("*/key.json"))
+
+
+def load_key(batch: str | None = None) -> dict[str, Any]:
+    """The sessions and their keys (`key.json`, or `batch`'s), each session's `transcript` its
+    file's path."""
+    if batch is not None and batch not in batches():
+        raise ValueError(f"no batch named {batch!r} (batches: {', '.join(batches())})")
+    folder = HERE / batch if batch else HERE
+    data: dict[str, Any] = json.loads((folder / "key.json").read_text(encoding="utf-8"))
+    for session in data["sessions"]:
+        session["transcript"] = folder / "sessions" / session["file"]
     return data
 
 
@@ -143,8 +157,7 @@ def run_session(
         done = memtab(*args)
         if done.returncode != 0:
             raise RuntimeError(f"memtab {' '.join(args)}: {done.stderr.strip()}")
-    transcript = HERE / "sessions" / session["file"]
-    write = ["write", "--workspace", workspace, "--transcript", str(transcript)]
+    write = ["write", "--workspace", workspace, "--transcript", str(session["transcript"])]
     write += ["--format", session["format"], "--write-notes", "--dump", "--json", *model]
     if timeout is not None:
         write += ["--timeout", f"{timeout:g}"]
@@ -272,6 +285,9 @@ def print_card(card: dict[str, Any], notes: bool) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
+        "--batch", choices=batches(), help="a later batch of sessions; default: the first"
+    )
+    parser.add_argument(
         "--model-url",
         help="the user's model: an OpenAI-compatible server's /v1 URL, passed to `memtab write` "
         "as --provider openai --base-url URL; default: none, the offline writer",
@@ -283,7 +299,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notes", action="store_true", help="print every note and what it kept")
     parser.add_argument("--json", action="store_true", help="print the scorecard as JSON")
     args = parser.parse_args(argv)
-    sessions = [s for s in load_key()["sessions"] if not args.session or s["id"] in args.session]
+    sessions = [
+        s for s in load_key(args.batch)["sessions"] if not args.session or s["id"] in args.session
+    ]
     if not sessions:
         parser.error(f"no session named {', '.join(args.session)}")
     model = ["--provider", "openai", "--base-url", args.model_url, "--model", args.model]

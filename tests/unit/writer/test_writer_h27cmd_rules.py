@@ -104,13 +104,17 @@ def test_a_background_command_that_ended_failing_is_not_a_command_that_works() -
     assert _commands(_task_output("aef9ffc", 0, _EXUNIT_PASSED)) == []
 
 
-def test_a_failed_background_run_leaves_the_note_an_earlier_run_kept() -> None:
+def test_a_command_that_failed_after_it_worked_is_not_a_command_that_works() -> None:
+    """A command kept as working worked after its last failure (issue 95): a background run
+    that ended failing takes back the note an earlier run kept; one more run that passes
+    keeps it again."""
     events = [
         bash("mix test 2>&1", output=_EXUNIT_PASSED),
         _background("mix test 2>&1", "b7b23b2"),
         _task_output("b7b23b2", 2, _EXUNIT_FAILED),
     ]
-    assert _commands(*events) == ["mix test"]
+    assert _commands(*events) == []
+    assert _commands(*events, bash("mix test", output=_EXUNIT_PASSED)) == ["mix test"]
 
 
 _BUILD = (

@@ -9,11 +9,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
+from memtab.humanize import plural
 from memtab.llm.types import ToolCall, ToolOutcome, ToolSpec
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
 from memtab.writer.job.lesson_tools import LessonTools
+from memtab.writer.job.rules_task import RulesQuestion
 from memtab.writer.lessons.digest import Digest
+from memtab.writer.lessons.judge import MOST_LESSONS
 from memtab.writer.offline.notes import Note
 from memtab.writer.prompts import judge_tool_specs
 from memtab.writer.tools import NO_NEW_MEMORIES, ContentRails
@@ -24,7 +27,8 @@ NOT_PROPOSED = "not one of the proposed notes"
 
 
 class JudgeTools(LessonTools):
-    """`keep_notes` over the notes shown to the model (`proposed`, numbered from 1)."""
+    """`keep_notes` over the notes shown to the model (`proposed`, numbered from 1), then the
+    user's sentences (`question`, numbered on: `rules_task`)."""
 
     def __init__(
         self,
@@ -33,14 +37,23 @@ class JudgeTools(LessonTools):
         rails: ContentRails | None,
         digest: Digest,
         proposed: Sequence[Note],
+        question: RulesQuestion | None = None,
     ) -> None:
         super().__init__(store, memory_path, rails, digest)
         self.proposed = tuple(proposed)
+        self.question = question
+        self.rules_says = ""
+        """What the answer did with the user's sentences, for the run's summary."""
+
+    @property
+    def sentences(self) -> tuple[str, ...]:
+        """The user's sentences as shown, the controls among them."""
+        return self.question.shown if self.question is not None else ()
 
     @property
     def specs(self) -> list[ToolSpec]:
         """`keep_notes`, its numbers those shown: a server asked by schema writes no other."""
-        count = len(self.proposed)
+        count = len(self.proposed) + len(self.sentences)
         specs = []
         for spec in judge_tool_specs():
             keep = copy.deepcopy(spec.input_schema)
@@ -52,7 +65,8 @@ class JudgeTools(LessonTools):
     def execute(self, call: ToolCall) -> ToolOutcome:
         if call.name != KEEP_NOTES:
             return ToolOutcome(call.id, f"Unknown tool {call.name!r}", is_error=True)
-        kept = self._chosen((call.arguments or {}).get("keep"))
+        numbers = (call.arguments or {}).get("keep")
+        kept = {**self._chosen(numbers), **self._rules(numbers)}
         if not kept:  # none worth keeping: the model's answer, as no_new_memories is
             return super().execute(ToolCall(id=call.id, name=NO_NEW_MEMORIES, arguments={}))
         return self._write_kept(call.id, kept)
@@ -62,11 +76,14 @@ class JudgeTools(LessonTools):
         each was drawn from as its evidence; a number naming none is refused."""
         chosen: dict[Note, str] = {}
         strays: list[str] = []
+        notes = len(self.proposed)
         for number in numbers if isinstance(numbers, list) else []:
             valid = isinstance(number, int) and not isinstance(number, bool)
-            if not valid or not 1 <= number <= len(self.proposed):
+            if not valid or not 1 <= number <= notes + len(self.sentences):
                 strays.append(str(number)[:40])
                 continue
+            if number > notes:
+                continue  # one of the user's sentences (`_rules`)
             note = self.proposed[number - 1]
             chosen.setdefault(note, ", ".join(note.message_ids) or "the conversation")
             if note.section == DIRECTIVES:  # the offline writer's directive: the user's words
@@ -75,3 +92,27 @@ class JudgeTools(LessonTools):
             more = f" (and {len(strays) - 1} more)" if len(strays) > 1 else ""
             self.refuse(f"{strays[0]}{more}", NOT_PROPOSED)
         return chosen
+
+    def _rules(self, numbers: Any) -> dict[Note, str]:
+        """The user's sentences the answer keeps, as directives in their words, each with its
+        line as evidence — none when it fails a control (said in `rules_says`)."""
+        if self.question is None:
+            return {}
+        first = len(self.proposed)
+        chosen = [
+            number - first
+            for number in (numbers if isinstance(numbers, list) else [])
+            if isinstance(number, int) and not isinstance(number, bool) and number > first
+        ]
+        verdict = self.question.verdict(chosen)
+        shown = plural(len(self.question.sentences), "sentence")
+        if not verdict.passed:
+            self.rules_says = f"the user's {shown}: {verdict.why}"
+            return {}
+        rules = dict(list(verdict.notes().items())[:MOST_LESSONS])
+        self.users_words |= rules.keys()
+        self.rules_says = (
+            f"the user's {shown}: {len(rules)} kept as standing rules in their words "
+            "(controls passed)"
+        )
+        return rules

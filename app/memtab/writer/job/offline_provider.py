@@ -25,7 +25,7 @@ from memtab.writer.offline.notes import (
     MAX_NOTES_PER_RUN,
     Note,
     apply_notes,
-    plan_notes,
+    notes_to_propose,
     surest_notes,
 )
 from memtab.writer.records import Suggestion, SuggestionOrigin
@@ -115,7 +115,7 @@ class OfflineWriterProvider(OfflineProvider):
 
     def _update(self, current: str, step: int) -> ModelReply:
         findings = self.whole if self.whole is not None else extract_findings(self.events)
-        notes, self.left_out = surest_notes(plan_notes(current, findings))
+        notes, self.left_out = surest_notes(notes_to_propose(current, findings))
         if self.left_out:
             logger.info(
                 "offline writer left out %d less sure notes (a run keeps at most %d)",

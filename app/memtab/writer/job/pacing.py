@@ -13,6 +13,7 @@ from typing import Literal
 
 from memtab.humanize import plural
 from memtab.llm.pace import MIN_REPLY_TOKENS, RunPace, most_that_fit
+from memtab.writer.job.rules_task import MAX_CANDIDATES, Sentence
 from memtab.writer.offline.notes import Note
 
 LESSONS_REPLY_TOKENS = 400
@@ -21,6 +22,8 @@ tokens a lesson, its kind, words and quote)."""
 JUDGE_REPLY_TOKENS = 24
 """What a `keep_notes` call keeping none writes (`{"name": "keep_notes", "arguments": …}`)."""
 TOKENS_PER_NUMBER = 2
+CONTROLS = 2
+"""The known rule and non-rule shown among the user's sentences (`rules_task`)."""
 
 Task = Literal["lessons", "judge", "none"]
 
@@ -34,6 +37,10 @@ class WriterPlan:
     proposed: tuple[Note, ...] = ()
     left_out: tuple[Note, ...] = ()
     says: str = ""
+    rules: tuple[Sentence, ...] = ()
+    """The user's sentences shown after the notes (`rules_task`), those that fit; the rest are
+    `rules_left_out`."""
+    rules_left_out: tuple[Sentence, ...] = ()
 
 
 def judge_reply_tokens(count: int) -> int:
@@ -46,10 +53,13 @@ def plan_run(
     pace: RunPace | None,
     lessons_tokens: int,
     proposed: Sequence[Note],
-    judge_tokens: Callable[[Sequence[Note]], int],
+    judge_tokens: Callable[[Sequence[Note], Sequence[Sentence]], int],
+    candidates: Sequence[Sentence] = (),
 ) -> WriterPlan:
     """The run's plan: `lessons_tokens`, the lessons task's request; `proposed`, the notes code
-    found, surest first; `judge_tokens(notes)`, the judging request showing `notes`. Without
+    found, surest first; `candidates`, the user's sentences that may state a rule;
+    `judge_tokens(notes, sentences)`, the judging request showing those (the sentences with
+    their controls): as many notes as fit, then as many sentences as fit after them. Without
     a pace (not a server on this machine) or a known speed, the lessons task: nothing can be
     sized (as the dream's run)."""
     speed = pace.speed if pace is not None else None
@@ -58,22 +68,35 @@ def plan_run(
     notes = tuple(proposed)
     at = f"{speed.prompt_per_s:.1f} tokens/s read, {speed.output_per_s:.1f} written"
     left = f"the {pace.left_s():.0f} s left at {at}"
-    if not notes:
+    if not notes and not candidates:
         return WriterPlan("none", says=f"nothing to judge: no note proposed ({left})")
 
-    def fits(shown: int) -> bool:
-        return pace.fits(judge_tokens(notes[:shown]), judge_reply_tokens(shown))
+    def fits(shown: int, sentences: int = 0) -> bool:
+        asked = judge_tokens(notes[:shown], candidates[:sentences])
+        with_controls = sentences + CONTROLS if sentences else 0
+        return pace.fits(asked, judge_reply_tokens(shown + with_controls))
 
     count = most_that_fit(fits, 0, len(notes))
+    most = min(len(candidates), MAX_CANDIDATES - CONTROLS)
+    rules = most_that_fit(lambda sentences: fits(count, sentences), 0, most)
     lessons = f"the lessons task (~{lessons_tokens:,} tokens to read) does not fit {left}"
-    if count == 0:
+    if count == 0 and rules == 0:
         return WriterPlan(
             "none",
             left_out=notes,
-            says=f"not asked: {lessons}, nor one proposed note; "
+            says=f"not asked: {lessons}, nor one proposed note or sentence of the user's; "
             f"{plural(len(notes), 'note')} left out",
         )
-    shown = f"judged {count} of the {plural(len(notes), 'proposed note')}"
+    says = f"judged {count} of the {plural(len(notes), 'proposed note')}"
+    if candidates:
+        says += f" and {rules} of the user's {plural(len(candidates), 'sentence')}"
     rest = len(notes) - count
-    says = f"{shown}: {lessons}" + (f"; {plural(rest, 'less sure note')} left out" if rest else "")
-    return WriterPlan("judge", proposed=notes[:count], left_out=notes[count:], says=says)
+    says += f": {lessons}" + (f"; {plural(rest, 'less sure note')} left out" if rest else "")
+    return WriterPlan(
+        "judge",
+        proposed=notes[:count],
+        left_out=notes[count:],
+        says=says,
+        rules=tuple(candidates[:rules]),
+        rules_left_out=tuple(candidates[rules:]),
+    )

@@ -59,13 +59,13 @@ from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.pacing import WriterPlan, plan_run
 from memtab.writer.job.rails import WriterRails
 from memtab.writer.job.result import RunOutcome, WriterRunResult
+from memtab.writer.job.rules_task import RulesQuestion, Sentence, rule_candidates
 from memtab.writer.lessons.digest import DIGEST_CHARS, Digest, digest_of, shown
 from memtab.writer.offline.extract import extract_findings
 from memtab.writer.offline.notes import (
     MAX_NOTE_CHARS,
     Note,
-    not_prohibited,
-    plan_notes,
+    notes_to_propose,
     surest_notes,
 )
 from memtab.writer.prompts import (
@@ -219,7 +219,8 @@ def run_writer(
         pace, plan = _plan(provider, workspace, store, memory, budget, digest, limit_s, clock)
         tools: WriterTools = LessonTools(store, memory, rails, digest)
         if plan.task == "judge":
-            tools = JudgeTools(store, memory, rails, digest, plan.proposed)
+            question = RulesQuestion(plan.rules) if plan.rules else None
+            tools = JudgeTools(store, memory, rails, digest, plan.proposed, question)
     else:
         tools = WriterTools(store, memory, rails)
     run = _Run(limit_s, plan, pace, clock)
@@ -282,20 +283,24 @@ def _plan(
         current = None
     existing = current.content if current is not None else ""
     findings = extract_findings(list(budget.events))
-    planned = not_prohibited(plan_notes(existing, findings), findings.directives)
-    proposed, _ = surest_notes(planned)
+    proposed, _ = surest_notes(notes_to_propose(existing, findings))
     project = workspace.project_identity or ""
     lessons = instruction_tokens(lessons_prompt(), lessons_tool_specs()) + estimated_tokens(
         build_lessons_message(workspace=workspace.display_name, project=project, digest=digest.text)
     )
 
-    def judging(notes: Sequence[Note]) -> int:
+    def judging(notes: Sequence[Note], sentences: Sequence[Sentence]) -> int:
+        question = RulesQuestion(tuple(sentences)) if sentences else None
         message = build_judge_message(
-            workspace=workspace.display_name, project=project, notes=shown_notes(notes)
+            workspace=workspace.display_name,
+            project=project,
+            notes=shown_notes(notes),
+            sentences=question.shown if question is not None else (),
         )
         return instruction_tokens(judge_prompt(), judge_tool_specs()) + estimated_tokens(message)
 
-    return pace, plan_run(pace, lessons, proposed, judging)
+    candidates = rule_candidates(budget.events)
+    return pace, plan_run(pace, lessons, proposed, judging, candidates)
 
 
 def shown_notes(notes: Sequence[Note]) -> list[tuple[str, str]]:
@@ -340,7 +345,10 @@ def _run(
     if isinstance(tools, JudgeTools):
         system, reminder = judge_prompt(), judge_reminder()
         user_message = build_judge_message(
-            workspace=workspace.display_name, project=project, notes=shown_notes(tools.proposed)
+            workspace=workspace.display_name,
+            project=project,
+            notes=shown_notes(tools.proposed),
+            sentences=tools.sentences,
         )
     elif isinstance(tools, LessonTools):
         system, reminder = lessons_prompt(), lessons_reminder()
@@ -438,6 +446,10 @@ def _run(
 
     if run.pace is not None:  # what the run's replies measured, for the next run's plan
         remember_run_speed(provider, run.pace, run.clock)
+    if isinstance(tools, JudgeTools) and tools.rules_says:
+        trace.summary = (
+            f"{trace.summary}; {tools.rules_says}" if trace.summary else tools.rules_says
+        )
     wrote = any(attempt.wrote for attempt in trace.attempts)
     trace.did_write_memory = wrote
     trace.refused = list(tools.refused)
@@ -479,7 +491,7 @@ def _run(
             offline.left_out if offline is not None else len(plan.left_out) if plan else 0
         ),
         refused=tuple(tools.refused),
-        plan=plan.says or None if plan is not None else None,
+        plan=(trace.summary or None) if plan is not None else None,
     )
     log = logger.info if result.ok else logger.warning
     log("Memory writer for %s: %s", workspace.id, result.summary())

@@ -4,6 +4,7 @@ language a line is in, and which the offline writer claims (docs/formats.md §10
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from memtab.markdown import Line, LineKind, classify, item_text
 
@@ -279,12 +280,32 @@ def looks_pasted(text: str) -> bool:
 
 def directives_in(text: str) -> list[str]:
     """The standing rules a human message states, one per sentence, tidied as bullets."""
+    directives: list[str] = []
+    for sentence in sentences_typed(text):
+        directive = directive_of(sentence)
+        if directive and directive not in directives:
+            directives.append(directive)
+    return directives
+
+
+def directive_of(sentence: str) -> str | None:
+    """The standing rule one sentence of the human's states, tidied as a bullet, or None."""
+    return _directive(sentence) or _obligation(sentence) or _correct_value(sentence)
+
+
+def asks(sentence: str) -> bool:
+    """Whether a sentence asks (a question is no rule)."""
+    return bool(_QUESTION.search(sentence))
+
+
+def sentences_typed(text: str) -> Iterator[str]:
+    """The sentences a human typed in a message, in order, stripped: not what they pasted
+    (below what they wrote), headings, quotes, shell prompts, tables or indented code."""
     text = human_text(text)
     if looks_pasted(text):
         text = text.split("\n\n", 1)[0]  # what the user wrote above what they pasted
         if looks_pasted(text):
-            return []
-    directives: list[str] = []
+            return
     lines = text.splitlines()
     for raw_line, found in zip(lines, classify(lines, frontmatter=False), strict=True):
         line = raw_line.strip()
@@ -293,11 +314,8 @@ def directives_in(text: str) -> list[str]:
         if raw_line.startswith("    "):
             continue  # indented: code, or what was pasted
         for raw_sentence in _SENTENCE_END.split(bare_line(raw_line, found)):
-            sentence = raw_sentence.strip()
-            directive = _directive(sentence) or _obligation(sentence) or _correct_value(sentence)
-            if directive and directive not in directives:
-                directives.append(directive)
-    return directives
+            if raw_sentence.strip():
+                yield raw_sentence.strip()
 
 
 def bare_line(line: str, found: Line) -> str:

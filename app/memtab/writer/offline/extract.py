@@ -47,6 +47,7 @@ from memtab.writer.offline.shell.commands import (
     status_is_known,
     tool_program,
 )
+from memtab.writer.offline.shell.lockfiles import ProjectManagers
 from memtab.writer.offline.shell.outcomes import hooks_note, hooks_that_passed, output_shows_success
 from memtab.writer.offline.solved_problems import (
     SolvedProblem,
@@ -226,6 +227,8 @@ class TranscriptDigest:
         self._recent: deque[Step] = deque()
         # Where each kept finding was said: (kind, key) → message ids (docs/formats.md §20.1).
         self._origins: dict[tuple[str, str], tuple[str, ...]] = {}
+        # The package managers the project's lockfiles name (`npm install` in a pnpm project).
+        self._managers = ProjectManagers()
 
     def add(self, event: TranscriptEvent) -> None:
         if event.sidechain:
@@ -262,10 +265,19 @@ class TranscriptDigest:
                 solved_problems.append(solved[0])
         self._solved_keys = judged_keys
         origins = dict(self._origins)
+        managers = self._managers
         return Findings(
             directives=list(self._directives),
-            commands=[cmd for cmd, files in self._commands.values() if not files & throwaway],
-            solved_problems=solved_problems,
+            commands=[
+                cmd
+                for cmd, files in self._commands.values()
+                if not files & throwaway and not managers.contradicts(cmd.command)
+            ],
+            solved_problems=[
+                solved
+                for solved in solved_problems
+                if not any(map(managers.contradicts, _commands_named(solved)))
+            ],
             findings=[*best_facts(self._facts, self._fact_weights), *self._hooks.values()],
             tools=self._workflow_tools(origins),
             origins=origins,
@@ -309,6 +321,9 @@ class TranscriptDigest:
     def _call(self, call: TranscriptToolCall, origin: str) -> None:
         if is_question(call):
             return  # the user's answers were the structural notes least often right
+        if call.command:
+            self._managers.ran(call.command)
+        self._managers.saw(_call_texts(call))
         if is_agent_report(call):
             found = facts_in_text(call.output or "", concluded=True)
             self._keep_facts(found, origin, told_the_user=False, report=True)
@@ -340,6 +355,8 @@ class TranscriptDigest:
         if len(self._throwaway) > MAX_KEPT_FILES:
             self._throwaway = set(list(self._throwaway)[-MAX_KEPT_FILES:])
         self._note_command(step)
+        if step.failed and step.command is not None:
+            self._forget_failed(step.command, step.family)
         stage = git_hook_stage(step.command)
         if step.elsewhere:
             stage = None  # a commit in another repository: its hooks are not the project's
@@ -421,6 +438,19 @@ class TranscriptDigest:
                 del self._commands[family]
                 del self._origins[("command", known[0].command)]
 
+    def _forget_failed(self, command: str, family: str) -> None:
+        """Take back the note of a command that worked before and has now failed (`npm run
+        build` passed, then failed): a command kept as working worked after its last failure."""
+        known = self._commands.get(family)
+        if known is None:
+            return
+        for part in chained_commands(command):
+            same = known[0].command == display_command(part)  # as run: its own arguments too
+            if same and command_family(without_passthrough(part)) == family:
+                del self._commands[family]
+                self._origins.pop(("command", known[0].command), None)
+                return
+
     def _note_working(self, command: str, origin: str) -> None:
         """Keep a command that worked, when it is worth a note (its family's shortest)."""
         command = without_passthrough(command)
@@ -497,3 +527,15 @@ def _add_unique(kept: list[str], found: Iterable[str], limit: int) -> list[str]:
 def _origin_ids(ids: Iterable[str]) -> tuple[str, ...]:
     """Message ids once each, in order, at most `MAX_ORIGINS`."""
     return tuple(dict.fromkeys(ids))[:MAX_ORIGINS]
+
+
+def _call_texts(call: TranscriptToolCall) -> list[str]:
+    """A call's string arguments (a path it read) and its output: where a project's files show."""
+    arguments = call.input.values() if isinstance(call.input, dict) else [call.input]
+    return [text for text in (*arguments, call.output) if isinstance(text, str)]
+
+
+def _commands_named(solved: SolvedProblem) -> list[str]:
+    """The commands a fix note names as what worked: its steps' and the one that then worked."""
+    steps = [step.strip("`") for step in solved.solving_steps if step.startswith("`")]
+    return [*steps, *([solved.worked_with] if solved.worked_with else [])]

@@ -193,6 +193,12 @@ _PROHIBITED = re.compile(
 _NOTE_COMMAND = re.compile(r"`([^`\n]+)`")
 
 
+def notes_to_propose(existing: str, findings: Findings) -> list[Note]:
+    """The notes a run proposes (`plan_notes`), but a command the user forbade
+    (`not_prohibited`): the offline writer's and those a model judges alike."""
+    return not_prohibited(plan_notes(existing, findings), findings.directives)
+
+
 def not_prohibited(notes: Sequence[Note], directives: Sequence[str]) -> list[Note]:
     """`notes` without the commands a directive of the user forbids ("Never run npm in this
     repo." rules out `npm install`; "Never run `cargo publish`." that command alone)."""

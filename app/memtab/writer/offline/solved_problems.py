@@ -196,6 +196,10 @@ def find_solution(
             return SolvedProblem(action, signature, (), worked, failed.family), step
         if step.family == failed.family and command is not None:
             if step.failed:
+                if _numbers_as_zero(step.signature) != _numbers_as_zero(signature):
+                    # failed again otherwise: what came before changed its error, and the
+                    # session never shows this one fixed by a command that then worked
+                    return None
                 between = []  # failed again: what came before did not fix it
                 continue
             if not step.succeeded:
@@ -225,6 +229,14 @@ def find_solution(
             return SolvedProblem(action, signature, steps, worked, failed.family), step
         between.append(step)
     return None
+
+
+def _numbers_as_zero(text: str) -> str:
+    """An error as compared with a later one (timings, line numbers and ports aside)."""
+    return _DIGITS.sub("0", text)
+
+
+_DIGITS = re.compile(r"\d+")
 
 
 def as_kept(command: str) -> str:
