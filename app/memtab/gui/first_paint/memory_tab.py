@@ -323,6 +323,11 @@ class MemoryTab(QWidget):
         return self._shown.workspace
 
     @property
+    def is_tree_ready(self) -> bool:
+        """Whether the tree holds the home's folders and counts (`tree_ready`)."""
+        return self._tree_ready
+
+    @property
     def is_sources_loaded(self) -> bool:
         """Whether other agents' memory has been shown (`sources_loaded`)."""
         return self.controller is not None and self.controller.sources_shown
