@@ -5,7 +5,7 @@ and then the action of that key where it was pressed is carried out — never lo
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Protocol
 
 from PySide6 import QtGui
@@ -49,19 +49,12 @@ class HeldKeys(QObject):
         self._held.append((QtGui.QKeySequence(event.keyCombination()), focus))
         return True
 
-    def release(self, actions: KeyedAction) -> list[QtGui.QAction]:
-        """The actions are built: from now on nothing is held; carry out each held key's action
-        (if one is live for it where it was pressed), and return the actions carried out."""
+    def release(self, actions: KeyedAction) -> None:
+        """The actions are built: from now on nothing is held; carry out each held key's action,
+        if one is live for it where it was pressed."""
         self._released = True
         held, self._held = self._held, []
-        return list(_carry_out(actions, held))
-
-
-def _carry_out(
-    actions: KeyedAction, held: Iterable[tuple[QtGui.QKeySequence, QWidget | None]]
-) -> Iterable[QtGui.QAction]:
-    for pressed, focus in held:
-        action = actions.live_action(pressed, focus)
-        if action is not None:
-            action.trigger()
-            yield action
+        for pressed, focus in held:
+            action = actions.live_action(pressed, focus)
+            if action is not None:
+                action.trigger()
