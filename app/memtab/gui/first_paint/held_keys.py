@@ -9,8 +9,10 @@ from collections.abc import Callable
 from typing import Protocol
 
 from PySide6 import QtGui
-from PySide6.QtCore import QObject, QTimer
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication, QWidget
+
+from memtab.gui.toolkit.clock import call_soon
 
 
 class KeyedAction(Protocol):
@@ -44,7 +46,7 @@ class HeldKeys(QObject):
         if self._released or event.isAutoRepeat():
             return False
         if not self._held:  # built on the loop's next turn, not inside this key's delivery
-            QTimer.singleShot(0, self, self._build_actions)
+            call_soon(self, self._build_actions)
         focus = QApplication.focusWidget()
         self._held.append((QtGui.QKeySequence(event.keyCombination()), focus))
         return True
