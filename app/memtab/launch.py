@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import signal
 import sys
 from collections.abc import Sequence
 
@@ -33,6 +32,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         use_builtin_hashes()
         gc.disable()  # the window's start: see the module docstring
     elif command == "mcp" and bridged_mcp(words):
+        import signal  # lazy: its enums would cost the window's start before its first paint
+
         use_builtin_hashes()  # the bridge hashes one short line: OpenSSL's is not worth loading
         signal.signal(signal.SIGINT, _stopped_by_agent)
         status = _bridged(words)

@@ -326,6 +326,36 @@ class ActionRegistry(QObject):
                 return action
         return None
 
+    def live_action(
+        self, pressed: QtGui.QKeySequence, focus: QWidget | None
+    ) -> QtGui.QAction | None:
+        """The enabled action whose key `pressed` is and whose keys work with the focus in
+        `focus` (a widget's own before those within it, those before the window's): the one
+        Qt's shortcuts would run — for a key pressed before the actions existed."""
+        reach = {Focus.WIDGET: 0, Focus.WITHIN: 1, Focus.WINDOW: 2}
+        live = [
+            entry
+            for entry in self._entries.values()
+            if entry.action.isEnabled()
+            and self._works_in(entry, focus)
+            and any(
+                key.matches(pressed) == QtGui.QKeySequence.SequenceMatch.ExactMatch
+                for key in entry.keys
+            )
+        ]
+        live.sort(key=lambda entry: reach[entry.focus])
+        return live[0].action if live else None
+
+    def _works_in(self, entry: Registered, focus: QWidget | None) -> bool:
+        if entry.focus is Focus.WINDOW:
+            return True
+        if entry.on is None or focus is None:
+            return False
+        if entry.focus is Focus.WIDGET:
+            return entry.on is focus
+        places = [entry.on, *self._sharing.get(entry.on, [])]
+        return any(_contains(place, focus) for place in places)
+
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Claimed keys: take them before shortcuts are looked up (`ShortcutOverride`),
         then carry them out when the key press comes unhandled by the focused widget."""

@@ -18,8 +18,10 @@ from memtab.components.editor.session import BarKind
 from memtab.components.window.phases import Feature, Phase
 from memtab.components.window.ui_state import UiState
 from memtab.gui.activity.watch import HomeWatcher
+from memtab.gui.first_paint import app
 from memtab.gui.first_paint.app import create_main_window
 from memtab.gui.first_paint.main_window import MainWindow
+from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.window import features as window_features
 from memtab.gui.window import keys
 from memtab.gui.window.features import WINDOW_FEATURES
@@ -175,6 +177,24 @@ def early_window(qtbot: QtBot, home: Home, tmp_path: Path) -> MainWindow:
     qtbot.addWidget(window)
     assert window.memory_tab.scan is None and window.features is None
     return window
+
+
+def test_the_first_scan_is_on_its_way_while_the_window_is_built(
+    qtbot: QtBot, home: Home, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker reads the outline while Qt builds the window and loads its fonts (C++ that
+    lets go of the interpreter), not after."""
+    scanning: list[bool] = []
+    build_window = MainWindow
+
+    def watched_window(context: object, tab: MemoryTab, *args: object, **kwargs: object) -> object:
+        scanning.append(tab.scans.busy)
+        return build_window(context, tab, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(app, "MainWindow", watched_window)
+    window = early_window(qtbot, home, tmp_path)
+    window.close_without_asking()
+    assert scanning == [True]
 
 
 @pytest.mark.parametrize("early", ["assemble", "show_error"])

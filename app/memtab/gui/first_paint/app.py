@@ -46,6 +46,9 @@ from memtab.store.home import Home, HomeLocation
 logger = logging.getLogger(__name__)
 
 SCREENSHOT_TIMEOUT_MS = 30_000
+# How long the first show waits for the tree to hold the home (a big home's outline, a small
+# one's scan): its first frame complete, not the sections filling in a moment after.
+FIRST_SHOW_WAIT_MS = 300
 TIMING_VARIABLE = "MEMTAB_TIMING"
 GC_THRESHOLD_YOUNG = 10_000
 GC_HOLD_OFF_LIMIT_MS = 30_000
@@ -198,6 +201,27 @@ def release_unread_texts() -> None:
     linecache.clearcache()
 
 
+def show_when_ready(window: MainWindow, wait_ms: int = FIRST_SHOW_WAIT_MS) -> None:
+    """Show `window` once its tree holds the home, or after `wait_ms` whatever it holds (a slow
+    disk's home fills in after, as it comes)."""
+    tab = window.memory_tab
+    if tab.is_tree_ready:
+        window.show()
+        return
+    deadline = QTimer(window)
+    deadline.setSingleShot(True)
+
+    def show_now() -> None:
+        deadline.stop()
+        tab.tree_ready.disconnect(show_now)
+        if not window.is_closing:
+            window.show()
+
+    tab.tree_ready.connect(show_now)
+    deadline.timeout.connect(show_now)
+    deadline.start(wait_ms)
+
+
 def _wait_until_loaded(window: MainWindow, timeout_ms: int) -> bool:
     """Wait for the first scan shown, then (each at most as long again) for other agents'
     memory and for the file watcher to start, so a screenshot shows them too (the status
@@ -223,7 +247,7 @@ def take_screenshot(
     """Show the window, wait for the Memory tab's first scan, and save it as a PNG (at
     the size fitted to the screen, never maximized: the README's pictures keep theirs)."""
     window.setWindowState(window.windowState() & ~Qt.WindowState.WindowMaximized)
-    window.show()
+    show_when_ready(window)
     if not _wait_until_loaded(window, timeout_ms):
         print(
             f"memtab: the Memory tab did not load within {timeout_ms / 1000:.0f} s; "
@@ -371,7 +395,7 @@ def run_app(location: HomeLocation, workspace_id: str | None, screenshot: str | 
         destroy_window(window)
         return 0 if ok and not crashes.errors_seen else 1
     window.memory_tab.loaded.connect(functools.partial(close_on_ctrl_c, window))
-    window.show()
+    show_when_ready(window)
     status = int(app.exec())
     destroy_window(window)
     return status

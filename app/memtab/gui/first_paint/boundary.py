@@ -67,6 +67,7 @@ NEVER_BEFORE_FIRST_PAINT = (
     "logging.handlers",
     "_hashlib",  # OpenSSL's hashes: the window's process uses Python's own (`memtab.launch`)
     "secrets",  # with hmac: temp names and ids are `os.urandom(n).hex()`
+    "signal",  # its three enums: the MCP bridge's and Ctrl+C's, after the paint
     "hmac",
     "multiprocessing",
     "sqlite3",

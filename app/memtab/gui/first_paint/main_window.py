@@ -33,6 +33,7 @@ from memtab.fs.sidecar import KeptAside, on_kept_aside
 from memtab.gui.activity.watch import HomeWatcher, WatchBackend
 from memtab.gui.context import WindowContext
 from memtab.gui.first_paint.boundary import settled_step
+from memtab.gui.first_paint.held_keys import HeldKeys
 from memtab.gui.first_paint.memory_tab import MemoryTab
 from memtab.gui.toolkit.screen_room import FRAME_ALLOWANCE, room_on
 from memtab.gui.toolkit.widgets import ElidedLabel, named, vbox
@@ -353,6 +354,8 @@ class MainWindow(QMainWindow):
         for title in MENU_TITLES:
             self.menuBar().addMenu(title)
         memory_tab.set_assembler(self._assemble_memory_tab)
+        self.held_keys = HeldKeys(self, memory_tab.assemble)
+        """Shortcuts pressed before the actions are built, carried out once they are."""
         self.successor: MainWindow | None = None
         """The window of the home opened with File → Open home (this one then closes)."""
         memory_tab.picker.add_workspace_requested.connect(self.add_workspace)
@@ -462,6 +465,7 @@ class MainWindow(QMainWindow):
         the phase after the paint (not once the window is closing)."""
         if not self.is_closing:
             self._composition().reach(Phase.AFTER_PAINT)
+            self.held_keys.release(self.context.actions)
 
     def _update_watch_label(self) -> None:
         backend = self.watcher.backend
@@ -579,6 +583,12 @@ class MainWindow(QMainWindow):
         self.successor = window
         self.close_without_asking()
         return window
+
+    def keyPressEvent(self, event: QtGui.QKeyEvent) -> None:
+        """A key no widget took: held until the actions are built if they are not yet
+        (`HeldKeys`), else Qt's."""
+        if self.is_closing or not self.held_keys.hold(event):
+            super().keyPressEvent(event)
 
     def event(self, event: QEvent) -> bool:
         """A menu entry's or a widget's status tip shows in the note's place of the

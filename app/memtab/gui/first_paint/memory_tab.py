@@ -195,8 +195,9 @@ class MemoryTab(QWidget):
         source_context: ContextLoader | None = None,
         parent: QWidget | None = None,
     ) -> None:
-        """Compose what the first paint shows; nothing is read until `start()`. `workspace_id`
-        wins over the remembered one; `source_context` reads other agents' settings (tests)."""
+        """Compose what the first paint shows, its first scan started before its widgets are laid
+        out (`start`). `workspace_id` wins over the remembered one; `source_context` reads other
+        agents' settings (tests)."""
         super().__init__(parent)
         self.setObjectName("memoryTab")
         self.context = context
@@ -220,6 +221,10 @@ class MemoryTab(QWidget):
         self.tree.setModel(self.model)
         self.tree_reconcile = SlicedReconcile(self.model, self.tree_fill, self._quietly, self)
         self.scans = ScanScheduler(home, self, context.jobs, self, source_context=source_context)
+        self._scan_started = False
+        # The outline is read on the worker while Qt lays out the widgets and loads the fonts
+        # (its C++, without the interpreter's lock); what it finds waits in the event queue.
+        self.start()
         self.picker = WorkspacePicker(self)
         sizes = ui_state.splitter_sizes(SPLITTER_NAME) if ui_state is not None else None
         self._layout = TabLayout(self, self.picker, self.tree, sizes)
@@ -318,6 +323,11 @@ class MemoryTab(QWidget):
         return self._shown.workspace
 
     @property
+    def is_tree_ready(self) -> bool:
+        """Whether the tree holds the home's folders and counts (`tree_ready`)."""
+        return self._tree_ready
+
+    @property
     def is_sources_loaded(self) -> bool:
         """Whether other agents' memory has been shown (`sources_loaded`)."""
         return self.controller is not None and self.controller.sources_shown
@@ -348,8 +358,10 @@ class MemoryTab(QWidget):
 
     def start(self) -> None:
         """Read the home for the first time (off the GUI thread; a big home's outline
-        first)."""
-        self.scans.start()
+        first), once."""
+        if not self._scan_started:
+            self._scan_started = True
+            self.scans.start()
 
     def rescan_all(self) -> None:
         """Reread everything the tab shows (F5): the scopes, and the controller's (the
