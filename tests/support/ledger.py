@@ -67,8 +67,8 @@ ROWS: tuple[Row, ...] = (
             "writer/config.py",
             "consolidation/review/review_setting.py",
             "check/settings.py",
-            "store/history/prune.py::HistorySettings,load_history_limits,_Limit,"
-            "SETTINGS_SECTION,DEFAULT_MAX_MB,DEFAULT_MAX_AGE_DAYS",
+            "store/history/prune.py::HistorySettings,load_history_limits,_Limit,DEFAULT_MAX_MB,"
+            "DEFAULT_MAX_AGE_DAYS",
             "sources/config.py::SETTINGS_KEY,_trimmed,AgentSettings,_AGENT_FIELDS,AgentEntry,"
             "AgentSources,SourcesSettings,parse_sources_settings,_settings,"
             "load_sources_settings,save_agent_settings",

@@ -41,12 +41,6 @@ POLICY_SATISFIED = (
     "that did not is a failure, with a trace."
 )
 
-STEP_ASIDE = (
-    "mux can run its own memory writer (System 1) on the same home. In Automatic mode, "
-    "when Memtab sees mux advance a workspace's writer state it stops writing that "
-    "workspace, so notes are not written twice and mux's counts are not overwritten."
-)
-
 USAGE = (
     "Uses count, as mux counts them: an agent reading the file, every save (an agent's, "
     "the writer's or yours) and each pin. Opening it in Memtab is not a use."

@@ -44,8 +44,7 @@ from memtab.sources.gemini.mcp_settings import server_blocks
 from memtab.sources.model import LookedFor
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import Registry
-from memtab.writer.config import SETTINGS_KEY as WRITER_KEY
-from memtab.writer.config import WriterSettings, check_writer_settings
+from memtab.writer.config import WriterSettings
 
 logger = logging.getLogger(__name__)
 
@@ -213,11 +212,11 @@ def check_writer(env: Mapping[str, str]) -> tuple[WriterFacts, Findings]:
     found = Findings("writer")
     path = settings_path(env)
     try:
-        raw = load_settings_file(path).get(WRITER_KEY)
+        raw = load_settings_file(path).get(WriterSettings.SECTION)
     except SettingsFileError as error:  # reported with the sidecars and the provider
         raw = None
         logger.info("writer settings: %s", error)
-    settings, problems = check_writer_settings(raw, source=str(path))
+    settings, problems = WriterSettings.checked(raw, source=str(path))
     for problem in problems:
         found.warning(problem)
     # `timeout_s` is shown as the limit a run has (a number, as --json always gave it): with

@@ -4,25 +4,14 @@ dumped, and whether the app runs it at all (docs/formats.md §15.1, §2.1)."""
 from __future__ import annotations
 
 import enum
-import logging
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
-from memtab.fs.config.settings_file import (
-    SettingsFileError,
-    load_settings_file,
-    save_settings_section,
-    settings_path,
-)
-from memtab.fs.records import Checked, Healed, Key, Record, RecordError
+from memtab.fs.config.declared import DeclaredSection, Setting
+from memtab.fs.records import Checked, Healed
 from memtab.store.paths import PathError, Scope, parse_file_path
-
-logger = logging.getLogger(__name__)
-
-SETTINGS_KEY = "writer"
 
 DEFAULT_MEMORY_PATH = "/memories/workspace/notes.md"
 # mux gives its (small, fast) model 10 s; real models behind a busy API need more.
@@ -73,19 +62,6 @@ def _whole_number(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True)
-class _Within:
-    """A number from `least` to `most`, NaN refused; the Settings dialog's ranges too."""
-
-    least: float
-    most: float
-
-    def __call__(self, value: float | None) -> float | None:
-        if value is not None and not self.least <= value <= self.most:
-            raise ValueError(f"not from {self.least:g} to {self.most:g}")
-        return value
-
-
 def _workspace_file(value: str) -> str:
     problem = memory_path_problem(value.strip())
     if problem:
@@ -93,27 +69,96 @@ def _workspace_file(value: str) -> str:
     return value.strip()
 
 
-class WriterSettings(Record):
-    """How the writer runs: the `"writer"` object of settings.json (docs/formats.md §15.1;
-    its keys are snake_case). `memory_path` is a file in the workspace scope. Built with a
-    bad value it raises RecordError (a ValueError) naming the setting; read from the file,
-    each bad value is left at its default (`check_writer_settings`)."""
+class WriterSettings(DeclaredSection):
+    """How the writer runs: the `"writer"` object of settings.json (docs/formats.md §15.1). Built
+    with a bad value it raises RecordError (a ValueError) naming the setting; read from the file,
+    each bad value is left at its default (`DeclaredSection.load`)."""
 
-    mode: Annotated[WriterMode, Healed(_any_case)] = WriterMode.AUTO
+    SECTION = "writer"
+
+    mode: Annotated[
+        WriterMode,
+        Healed(_any_case),
+        Setting(
+            "mode",
+            "&Runs:",
+            "mux can run its own memory writer (System 1) on the same home. In Automatic mode, "
+            "when Memtab sees mux advance a workspace's writer state it stops writing that "
+            "workspace, so notes are not written twice and mux's counts are not overwritten.",
+            choices={
+                "auto": "Automatic — step aside where mux runs its own writer",
+                "always": "Always — also on workspaces mux writes",
+                "off": "Off — only `memtab write` runs it",
+            },
+            title="Writer mode",
+        ),
+    ] = WriterMode.AUTO
     timeout_s: Annotated[
-        float | None, Checked(_Within(MIN_TIMEOUT_S, MAX_TIMEOUT_S)), Key("timeout_s")
+        float | None,
+        Setting(
+            "timeout_s",
+            "&Timeout per run:",
+            "How long one run may take (null: sized to the model, 60 s; 300 s on this machine)",
+            within=(MIN_TIMEOUT_S, MAX_TIMEOUT_S),
+            unit="s",
+            unset=f"Automatic ({DEFAULT_TIMEOUT_S:g} s; {LOCAL_TIMEOUT_S:g} s with a model on this "
+            "machine)",
+            title="Writer timeout",
+        ),
     ] = None
     """A run's time limit; None (null): `limit_s`'s default for the run's model."""
-    memory_path: Annotated[str, Checked(_workspace_file), Key("memory_path")] = DEFAULT_MEMORY_PATH
-    dump_successful_runs: Annotated[bool, Key("dump_successful_runs")] = True
-    """Every run leaves its trace, which Runs… links to (False: a failed run's alone)."""
+    memory_path: Annotated[
+        str,
+        Checked(_workspace_file),
+        Setting(
+            "memory_path",
+            "Memory &file:",
+            "The workspace-scope file the writer adds its notes to",
+            title="Writer memory file",
+        ),
+    ] = DEFAULT_MEMORY_PATH
+    dump_successful_runs: Annotated[
+        bool,
+        Setting(
+            "dump_successful_runs",
+            "Also keep trace dumps of successful runs",
+            "Every run leaves its trace, which Runs… links to (false: a failed run's alone)",
+        ),
+    ] = True
     max_dumps: Annotated[
-        int, Healed(_whole_number), Checked(_Within(1, MOST_DUMPS_KEPT)), Key("max_dumps")
+        int,
+        Healed(_whole_number),
+        Setting(
+            "max_dumps",
+            "Trace dumps &kept:",
+            "How many runs' trace dumps a workspace keeps",
+            within=(1, MOST_DUMPS_KEPT),
+            title="Trace dumps kept per workspace",
+            row=1,  # under Offline notes
+        ),
     ] = DEFAULT_MAX_DUMPS
-    offline_notes: Annotated[OfflineNotes, Healed(_any_case), Key("offline_notes")] = (
-        OfflineNotes.SUGGEST
-    )
-    notify: bool = False
+    offline_notes: Annotated[
+        OfflineNotes,
+        Healed(_any_case),
+        Setting(
+            "offline_notes",
+            "&Offline notes:",
+            "What the writer does with its notes when no model is configured",
+            choices={
+                "suggest": "Suggest — queue them for review (the Inbox, `memtab inbox`)",
+                "write": "Write — add them to the memory file directly",
+            },
+            title="Offline writer notes",
+        ),
+    ] = OfflineNotes.SUGGEST
+    notify: Annotated[
+        bool,
+        Setting(
+            "notify",
+            "Notify me when it records notes while Memtab is not in front",
+            "A desktop notification when a run records or suggests notes",
+        ),
+    ] = False
 
     def limit_s(self, *, local: bool) -> float:
         """A run's time limit: the user's, else `LOCAL_TIMEOUT_S` on a model server on this
@@ -123,72 +168,11 @@ class WriterSettings(Record):
         return LOCAL_TIMEOUT_S if local else DEFAULT_TIMEOUT_S
 
 
-# What a number's unit is, in the warning that its value was replaced.
-_UNITS = {"timeout_s": " seconds"}
-
-
-def number_range(key: str) -> tuple[float, float]:
-    """The lowest and highest value a numeric setting takes (for spin boxes)."""
-    declared = next(f for f in WriterSettings.fields() if f.name == key)
-    within = next(
-        m.check for m in declared.markers if isinstance(m, Checked) and isinstance(m.check, _Within)
-    )
-    return float(within.least), float(within.most)
-
-
 def load_writer_settings(env: Mapping[str, str] | None = None) -> WriterSettings:
     """The writer settings from `settings.json`; defaults for anything missing or invalid."""
-    path = settings_path(env)
-    try:
-        stored = load_settings_file(path)
-    except SettingsFileError as error:
-        logger.warning("Memory writer: using default settings (%s)", error)
-        return WriterSettings()
-    return parse_writer_settings(stored.get(SETTINGS_KEY), source=str(path))
+    return WriterSettings.load(env)
 
 
 def save_writer_settings(settings: WriterSettings, env: Mapping[str, str] | None = None) -> Path:
-    """Store the writer settings in `settings.json`, keeping keys of the section it does
-    not know (the app re-reads them for each run)."""
-    return save_settings_section(SETTINGS_KEY, settings.to_json(), env=env)
-
-
-def parse_writer_settings(raw: Any, *, source: str = "settings") -> WriterSettings:
-    """Settings from the `"writer"` object; each invalid value is logged and defaulted."""
-    settings, problems = check_writer_settings(raw, source=source)
-    for problem in problems:
-        logger.warning("%s", problem)
-    return settings
-
-
-def check_writer_settings(
-    raw: Any, *, source: str = "settings"
-) -> tuple[WriterSettings, list[str]]:
-    """Settings from the `"writer"` object, and one line per value replaced by its default."""
-    if raw is None:
-        return WriterSettings(), []
-    if not isinstance(raw, dict):
-        return WriterSettings(), [f"{source}: 'writer' must be an object; using defaults"]
-    values, lines = dict(raw), []
-    for problem in WriterSettings.read_problems(values):
-        key = str(problem.where[0])
-        lines.append(
-            f"{source}: writer.{key} = {values.pop(key)!r} is invalid "
-            f"({_expected(key, problem)}); using the default"
-        )
-    return WriterSettings.read_or_raise(values), lines
-
-
-def _expected(key: str, problem: RecordError) -> str:
-    """What `key` takes, in words, for the warning that its value was replaced."""
-    kind = next(f.type for f in WriterSettings.fields() if f.key == key)
-    if isinstance(kind, type) and issubclass(kind, WriterMode | OfflineNotes):
-        names = [member.value for member in kind]
-        return f"{', '.join(names[:-1])} or {names[-1]}"
-    if kind is bool:
-        return "true or false"
-    if kind in (int, float, float | None):
-        low, high = number_range(key)
-        whole = "a whole number" if kind is int else "a number"
-        return f"{whole} from {low:g} to {high:g}{_UNITS.get(key, '')}"
-    return problem.reason if isinstance(problem.value, str) else "a string"
+    """Store the writer settings (the app re-reads them for each run)."""
+    return settings.save(env)

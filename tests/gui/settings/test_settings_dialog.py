@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton
+from PySide6.QtWidgets import QApplication, QFormLayout, QMessageBox, QPushButton
 from pytestqt.qtbot import QtBot
 
 from memtab.components.settings.model_form import (
@@ -30,7 +30,7 @@ from memtab.llm.settings import (
     resolve_provider_settings,
     save_provider_settings,
 )
-from memtab.writer.config import OfflineNotes, WriterMode, load_writer_settings, number_range
+from memtab.writer.config import OfflineNotes, WriterMode, WriterSettings, load_writer_settings
 from support.fake_model_server import FakeModelServer
 
 
@@ -65,8 +65,10 @@ def test_saving_a_model_is_what_the_engines_resolve(qtbot: QtBot, jobs: JobServi
     dialog.provider.setCurrentIndex(dialog.provider.findData("openai"))
     dialog.model.setText("llama3.1:8b")
     dialog.base_url.setText("http://localhost:11434/v1/")
-    dialog.writer.writer_mode.setCurrentIndex(dialog.writer.writer_mode.findData("always"))
-    dialog.writer.writer_timeout.setValue(120)
+    dialog.writer.controls["mode"].setCurrentIndex(
+        dialog.writer.controls["mode"].findData("always")
+    )
+    dialog.writer.controls["timeout_s"].setValue(120)
     dialog.accept()
     assert dialog.result() == dialog.DialogCode.Accepted
 
@@ -102,7 +104,7 @@ def test_unknown_keys_in_the_file_survive(qtbot: QtBot, jobs: JobService) -> Non
     settings_file().parent.mkdir(parents=True, exist_ok=True)
     settings_file().write_text(json.dumps({"theme": "dark", "writer": {"max_dumps": 7}}))
     dialog = make_dialog(qtbot, jobs)
-    assert dialog.writer.max_dumps.value() == 7
+    assert dialog.writer.controls["max_dumps"].value() == 7
     dialog.accept()
     stored = json.loads(settings_file().read_text())
     assert stored["theme"] == "dark" and stored["writer"]["max_dumps"] == 7
@@ -147,7 +149,7 @@ def test_a_memory_path_outside_the_workspace_scope_is_refused(
     qtbot: QtBot, jobs: JobService
 ) -> None:
     dialog = make_dialog(qtbot, jobs)
-    dialog.writer.memory_path.setText("/memories/global/notes.md")
+    dialog.writer.controls["memory_path"].setText("/memories/global/notes.md")
     dialog.accept()
     assert dialog.result() != dialog.DialogCode.Accepted
     assert dialog.error.isVisibleTo(dialog) and "workspace scope" in dialog.error.text()
@@ -155,9 +157,9 @@ def test_a_memory_path_outside_the_workspace_scope_is_refused(
 
 
 @pytest.mark.expect_log(
-    "memtab.consolidation.review.review_setting",
+    "memtab.fs.config.declared",
     "WARNING",
-    r"settings.json is not valid JSON .*; consolidation reviews its plan first",
+    r"settings.json is not valid JSON .*; using the default consolidation settings",
 )
 def test_a_corrupt_settings_file_is_reported_and_not_overwritten(
     qtbot: QtBot, jobs: JobService
@@ -233,35 +235,37 @@ def test_plain_http_to_another_machine_is_not_saved(qtbot: QtBot, jobs: JobServi
 
 def test_the_writer_ranges_come_from_the_settings_model(qtbot: QtBot, jobs: JobService) -> None:
     dialog = make_dialog(qtbot, jobs)
-    least, most = number_range("timeout_s")
-    timeout = dialog.writer.writer_timeout
+    within = {field.name: setting.within for field, setting in WriterSettings.declared()}
+    least, most = within["timeout_s"]
+    timeout = dialog.writer.controls["timeout_s"]
     # one below the least: "Automatic" (unset: 60 s, 300 s with a model on this machine)
     assert (timeout.minimum(), timeout.maximum()) == (least - 1, most)
     assert timeout.value() == timeout.minimum() and timeout.text().startswith("Automatic")
     assert dialog.writer.settings().timeout_s is None
     timeout.setValue(least)
     assert dialog.writer.settings().timeout_s == least
-    assert (dialog.writer.max_dumps.minimum(), dialog.writer.max_dumps.maximum()) == number_range(
-        "max_dumps"
-    )
+    dumps = dialog.writer.controls["max_dumps"]
+    assert (dumps.minimum(), dumps.maximum()) == within["max_dumps"]
 
 
 def test_offline_notes_can_be_chosen(qtbot: QtBot, jobs: JobService) -> None:
     dialog = make_dialog(qtbot, jobs)
-    assert dialog.writer.offline_notes.currentData() == "suggest"
-    dialog.writer.offline_notes.setCurrentIndex(dialog.writer.offline_notes.findData("write"))
+    assert dialog.writer.controls["offline_notes"].currentData() == "suggest"
+    dialog.writer.controls["offline_notes"].setCurrentIndex(
+        dialog.writer.controls["offline_notes"].findData("write")
+    )
     dialog.accept()
     assert load_writer_settings().offline_notes is OfflineNotes.WRITE
-    assert make_dialog(qtbot, jobs).writer.offline_notes.currentData() == "write"
+    assert make_dialog(qtbot, jobs).writer.controls["offline_notes"].currentData() == "write"
 
 
 def test_desktop_notifications_are_off_until_ticked(qtbot: QtBot, jobs: JobService) -> None:
     dialog = make_dialog(qtbot, jobs)
-    assert not dialog.writer.notify.isChecked()
-    dialog.writer.notify.setChecked(True)
+    assert not dialog.writer.controls["notify"].isChecked()
+    dialog.writer.controls["notify"].setChecked(True)
     dialog.accept()
     assert load_writer_settings().notify is True
-    assert make_dialog(qtbot, jobs).writer.notify.isChecked()
+    assert make_dialog(qtbot, jobs).writer.controls["notify"].isChecked()
 
 
 def test_consolidate_now_reviews_first_until_unticked(qtbot: QtBot, jobs: JobService) -> None:
@@ -526,3 +530,34 @@ def test_the_dialog_fits_a_laptop_screen_and_results_wrap(
     qtbot.waitUntil(lambda: result.height() >= result.heightForWidth(result.width()))
     assert dialog.minimumSizeHint().height() <= 700
     dialog.reject()
+
+
+def test_the_writer_page_is_made_from_the_declared_settings(qtbot: QtBot, jobs: JobService) -> None:
+    """Its rows as they were written by hand (labels with their keys, Tab's order, the
+    accessible names), each control's tooltip its setting's help (issue 98)."""
+    dialog = make_dialog(qtbot, jobs)
+    form = dialog.writer.layout()
+    assert isinstance(form, QFormLayout)
+    rows = []
+    for row in range(form.rowCount()):
+        label = form.itemAt(row, QFormLayout.ItemRole.LabelRole)
+        field = form.itemAt(row, QFormLayout.ItemRole.FieldRole).widget()
+        text = label.widget().text() if label is not None else ""
+        rows.append((text, field.accessibleName() or field.text()))
+    assert rows == [
+        ("&Runs:", "Writer mode"),
+        ("&Timeout per run:", "Writer timeout"),
+        ("Memory &file:", "Writer memory file"),
+        ("&Offline notes:", "Offline writer notes"),
+        ("Trace dumps &kept:", "Trace dumps kept per workspace"),
+        ("", "Also keep trace dumps of successful runs"),
+        ("", "Notify me when it records notes while Memtab is not in front"),
+    ]
+    help_of = {setting.name: setting.help for _, setting in WriterSettings.declared()}
+    assert {name: c.toolTip() for name, c in dialog.writer.controls.items()} == help_of
+    controls = list(dialog.writer.controls.values())
+    order, widget = [], controls[0]
+    while len(order) < len(controls):  # Tab's order: the rows', top to bottom
+        order += [widget] if widget in controls else []
+        widget = widget.nextInFocusChain()
+    assert order == [form.itemAt(row, QFormLayout.ItemRole.FieldRole).widget() for row in range(7)]

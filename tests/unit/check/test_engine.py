@@ -214,7 +214,9 @@ def test_the_setting_is_read_from_settings_json(monkeypatch: pytest.MonkeyPatch)
     assert load_stale_days() == 30
 
 
-@pytest.mark.expect_log("memtab.check.settings", "WARNING", r"check\.stale_days must be")
+@pytest.mark.expect_log(
+    "memtab.fs.config.declared", "WARNING", r"check\.stale_days = 'soon' is invalid \(a whole"
+)
 def test_a_bad_setting_falls_back_to_the_default(tmp_path: Path) -> None:
     config = Path(os.environ["MEMTAB_CONFIG_DIR"])
     config.mkdir(parents=True, exist_ok=True)

@@ -10,6 +10,7 @@ import pytest
 
 from memtab.consolidation.review.review_setting import load_review_mode, save_review_mode
 from memtab.store.history.prune import MB, load_history_limits
+from support.logfail import ExpectLog
 
 
 def _env(tmp_path: Path, settings: object) -> dict[str, str]:
@@ -28,14 +29,16 @@ def _env(tmp_path: Path, settings: object) -> dict[str, str]:
     ],
 )
 def test_history_limits_read(
-    tmp_path: Path, section: object, expected: tuple[float, float]
+    tmp_path: Path, section: object, expected: tuple[float, float], expect_log: ExpectLog
 ) -> None:
+    if not isinstance(section, dict):  # a section that is no object is a bad value too
+        expect_log("memtab.fs.config.declared", "WARNING", "'history' must be an object")
     limits = load_history_limits(_env(tmp_path, {"history": section}))
     assert (limits.max_bytes, limits.max_age_days) == (int(expected[0] * MB), expected[1])
 
 
 @pytest.mark.expect_log(
-    "memtab.store.history.prune", "WARNING", r"^settings.json: history.max_mb must be a number"
+    "memtab.fs.config.declared", "WARNING", r"settings.json: history\.max_mb = .* \(a number ≥ 1\)"
 )
 @pytest.mark.parametrize("bad", ["5", True, None, 0, 0.5, -3, [5], {"mb": 5}, 10**400])
 def test_a_bad_history_limit_is_its_default_the_other_kept(tmp_path: Path, bad: object) -> None:
@@ -58,12 +61,18 @@ def test_a_bad_history_limit_is_its_default_the_other_kept(tmp_path: Path, bad: 
         ("apply-directly", "review-first"),
     ],
 )
-def test_the_review_mode_reads(tmp_path: Path, section: object, expected: str) -> None:
+def test_the_review_mode_reads(
+    tmp_path: Path, section: object, expected: str, expect_log: ExpectLog
+) -> None:
+    if not isinstance(section, dict):  # a section that is no object is a bad value too
+        expect_log("memtab.fs.config.declared", "WARNING", "'consolidation' must be an object")
     assert load_review_mode(_env(tmp_path, {"consolidation": section})) == expected
 
 
 @pytest.mark.expect_log(
-    "memtab.consolidation.review.review_setting", "WARNING", r"consolidation.review must be one of"
+    "memtab.fs.config.declared",
+    "WARNING",
+    r"consolidation\.review = .* \(review-first or apply-directly\); using the default",
 )
 @pytest.mark.parametrize("bad", ["apply", "Apply-Directly", 1, True, ["apply-directly"]])
 def test_a_bad_review_mode_is_the_default(tmp_path: Path, bad: object) -> None:

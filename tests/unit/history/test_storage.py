@@ -188,9 +188,9 @@ def test_pruning_by_size_removes_the_oldest_first(home: Home) -> None:
 
 
 @pytest.mark.expect_log(
-    "memtab.store.history.prune",
+    "memtab.fs.config.declared",
     "WARNING",
-    r"^settings.json: history.max_age_days must be a number ≥ 1; using 180",
+    r"settings.json: history\.max_age_days = 'x' is invalid \(a number ≥ 1\); using the default",
 )
 def test_history_limits_come_from_settings(
     home: Home, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

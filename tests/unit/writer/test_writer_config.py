@@ -10,14 +10,10 @@ import pytest
 from memtab.writer.config import (
     DEFAULT_MEMORY_PATH,
     MAX_TIMEOUT_S,
-    MIN_TIMEOUT_S,
     OfflineNotes,
     WriterMode,
     WriterSettings,
-    check_writer_settings,
     load_writer_settings,
-    number_range,
-    parse_writer_settings,
     save_writer_settings,
 )
 from support.logfail import ExpectLog
@@ -76,9 +72,9 @@ def test_every_setting_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 def test_bad_values_fall_back_one_by_one(expect_log: ExpectLog) -> None:
     for key in ("mode", "timeout_s", "memory_path.*workspace scope", "dump_", "notify"):
         expect_log(
-            "memtab.writer.config", "WARNING", f"^settings: writer\\.{key}.*using the default"
+            "memtab.fs.config.declared", "WARNING", f"^settings: writer\\.{key}.*using the default"
         )
-    settings = parse_writer_settings(
+    settings = WriterSettings.parsed(
         {
             "mode": "sometimes",
             "timeout_s": 0,
@@ -92,10 +88,10 @@ def test_bad_values_fall_back_one_by_one(expect_log: ExpectLog) -> None:
 
 
 @pytest.mark.expect_log(
-    "memtab.writer.config", "WARNING", r"^Memory writer: using default settings \(the settings file"
+    "memtab.fs.config.declared", "WARNING", r"^the settings file .*; using the default writer"
 )
 @pytest.mark.expect_log(
-    "memtab.writer.config", "WARNING", r"settings.json: 'writer' must be an object"
+    "memtab.fs.config.declared", "WARNING", r"settings.json: 'writer' must be an object"
 )
 def test_a_corrupt_settings_file_gives_defaults(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -114,14 +110,15 @@ def test_invalid_settings_cannot_be_constructed() -> None:
 
 
 def test_the_ranges_are_declared_once_in_the_model() -> None:
-    assert number_range("timeout_s") == (MIN_TIMEOUT_S, MAX_TIMEOUT_S) == (1.0, 900.0)
-    assert number_range("max_dumps") == (1.0, 10_000.0)
+    within = {field.name: setting.within for field, setting in WriterSettings.declared()}
+    assert within["timeout_s"] == (1.0, MAX_TIMEOUT_S) == (1.0, 900.0)
+    assert within["max_dumps"] == (1, 10_000)
     expected = {
         "timeout_s": "a number from 1 to 900 seconds",
         "max_dumps": "a whole number from 1 to 10000",
     }
     for key, value in (("timeout_s", 900.5), ("max_dumps", 10_001), ("timeout_s", float("nan"))):
-        settings, problems = check_writer_settings({key: value}, source="s.json")
+        settings, problems = WriterSettings.checked({key: value}, source="s.json")
         assert settings == WriterSettings()
         assert problems == [
             f"s.json: writer.{key} = {value!r} is invalid ({expected[key]}); using the default"
@@ -153,7 +150,7 @@ def test_the_ranges_are_declared_once_in_the_model() -> None:
 )
 def test_each_rule_says_what_the_setting_takes(key: str, value: object, expected: str) -> None:
     """The warning the window and the CLI show: the setting, its value, what it takes."""
-    settings, problems = check_writer_settings({"max_dumps": 7.9} | {key: value})
+    settings, problems = WriterSettings.checked({"max_dumps": 7.9} | {key: value})
     assert problems == [
         f"settings: writer.{key} = {value!r} is invalid ({expected}); using the default"
     ]
@@ -161,13 +158,13 @@ def test_each_rule_says_what_the_setting_takes(key: str, value: object, expected
 
 
 def test_offline_notes_and_mode_are_read_in_any_case() -> None:
-    settings, problems = check_writer_settings({"offline_notes": " Write ", "mode": "OFF"})
+    settings, problems = WriterSettings.checked({"offline_notes": " Write ", "mode": "OFF"})
     assert (settings.offline_notes, settings.mode, problems) == (
         OfflineNotes.WRITE,
         WriterMode.OFF,
         [],
     )
-    _, problems = check_writer_settings({"offline_notes": "later"})
+    _, problems = WriterSettings.checked({"offline_notes": "later"})
     assert problems == [
         "settings: writer.offline_notes = 'later' is invalid (suggest or write); using the default"
     ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QPalette, QResizeEvent
@@ -34,7 +35,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from memtab.components import glossary
 from memtab.components.settings.agents_view import (
     LOOKING,
     changed_agents,
@@ -65,8 +65,13 @@ from memtab.components.settings.model_form import (
     searching,
     server_row,
 )
-from memtab.consolidation.review.review_setting import load_review_mode, save_review_mode
+from memtab.consolidation.review.review_setting import (
+    ConsolidationSettings,
+    load_review_mode,
+    save_review_mode,
+)
 from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS, Agent
+from memtab.fs.config.declared import DeclaredSection, Setting
 from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
 from memtab.gui.settings.agent_server import AgentServerBox
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
@@ -98,17 +103,7 @@ from memtab.sources.config import (
     save_agent_settings,
 )
 from memtab.store.home import Home
-from memtab.writer.config import (
-    DEFAULT_TIMEOUT_S,
-    LOCAL_TIMEOUT_S,
-    OfflineNotes,
-    WriterMode,
-    WriterSettings,
-    memory_path_problem,
-    number_range,
-    parse_writer_settings,
-    save_writer_settings,
-)
+from memtab.writer.config import WriterSettings, memory_path_problem
 
 FIND_KEY = "local-servers"
 
@@ -374,86 +369,73 @@ class ScrollingPage(QScrollArea):
             self._content.resize(width, height)
 
 
-WRITER_MODES: tuple[tuple[WriterMode, str], ...] = (
-    (WriterMode.AUTO, "Automatic — step aside where mux runs its own writer"),
-    (WriterMode.ALWAYS, "Always — also on workspaces mux writes"),
-    (WriterMode.OFF, "Off — only `memtab write` runs it"),
-)
-OFFLINE_NOTES_CHOICES: tuple[tuple[OfflineNotes, str], ...] = (
-    (OfflineNotes.SUGGEST, "Suggest — queue them for review (the Inbox, `memtab inbox`)"),
-    (OfflineNotes.WRITE, "Write — add them to the memory file directly"),
-)
+class SectionBox(QGroupBox):
+    """A settings section's controls, made from its declaration (`fs/config/declared.py`) in its
+    order (`Setting.row`), the flags last: a check box for a flag, a list for choices, a spin box
+    for a number (its least but one: `unset`), a line for a text; its help their tooltip."""
 
-AUTOMATIC_TIMEOUT = (
-    f"Automatic ({DEFAULT_TIMEOUT_S:g} s; {LOCAL_TIMEOUT_S:g} s with a model on this machine)"
-)
-
-
-class WriterSettingsBox(QGroupBox):
-    """The background writer's settings: mode, timeout, memory file, offline notes, trace
-    dumps, notifications."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__("Background memory writer", parent)
-        self.writer_mode = named(QComboBox(self), accessible="Writer mode", tip=glossary.STEP_ASIDE)
-        for mode, label in WRITER_MODES:
-            self.writer_mode.addItem(label, mode.value)
-        self.writer_timeout = named(QDoubleSpinBox(self), accessible="Writer timeout")
-        least, most = number_range("timeout_s")
-        self.writer_timeout.setRange(least - 1, most)  # its least: "Automatic" (None)
-        self.writer_timeout.setSpecialValueText(AUTOMATIC_TIMEOUT)
-        self.writer_timeout.setDecimals(0)
-        self.writer_timeout.setSuffix(" s")
-        self.memory_path = named(QLineEdit(self), accessible="Writer memory file")
-        self.offline_notes = named(
-            QComboBox(self),
-            accessible="Offline writer notes",
-            tip="What the writer does with its notes when no model is configured",
-        )
-        for choice, label in OFFLINE_NOTES_CHOICES:
-            self.offline_notes.addItem(label, choice.value)
-        self.dump_successful = QCheckBox("Also keep trace dumps of successful runs", self)
-        self.notify = QCheckBox(
-            "Notify me when it records notes while Memtab is not in front", self
-        )
-        self.max_dumps = named(QSpinBox(self), accessible="Trace dumps kept per workspace")
-        low, high = number_range("max_dumps")
-        self.max_dumps.setRange(int(low), int(high))
-
+    def __init__(
+        self, title: str, section: type[DeclaredSection], parent: QWidget | None = None
+    ) -> None:
+        super().__init__(title, parent)
+        self._section = section
+        self.controls: dict[str, QWidget] = {}
         form = QFormLayout(self)
-        form.addRow("&Runs:", self.writer_mode)
-        form.addRow("&Timeout per run:", self.writer_timeout)
-        form.addRow("Memory &file:", self.memory_path)
-        form.addRow("&Offline notes:", self.offline_notes)
-        form.addRow("Trace dumps &kept:", self.max_dumps)
-        form.addRow("", self.dump_successful)
-        form.addRow("", self.notify)
+        declared = sorted(section.declared(), key=lambda pair: (pair[0].type is bool, pair[1].row))
+        for field, setting in declared:  # made in rows' order: Tab's too
+            control = self.controls[field.name] = _control(field.type, setting, self)
+            named(control, accessible=setting.accessible, tip=setting.help)
+            form.addRow("" if isinstance(control, QCheckBox) else setting.label, control)
 
-    def load(self, writer: WriterSettings) -> None:
-        """Show `writer`'s values."""
-        self.writer_mode.setCurrentIndex(self.writer_mode.findData(writer.mode.value))
-        timeout = writer.timeout_s
-        self.writer_timeout.setValue(self.writer_timeout.minimum() if timeout is None else timeout)
-        self.memory_path.setText(writer.memory_path)
-        self.offline_notes.setCurrentIndex(self.offline_notes.findData(writer.offline_notes.value))
-        self.dump_successful.setChecked(writer.dump_successful_runs)
-        self.notify.setChecked(writer.notify)
-        self.max_dumps.setValue(writer.max_dumps)
+    def load(self, values: DeclaredSection) -> None:
+        """Show `values`."""
+        for name, control in self.controls.items():
+            value: Any = getattr(values, name)
+            if isinstance(control, QCheckBox):
+                control.setChecked(value)
+            elif isinstance(control, QComboBox):
+                control.setCurrentIndex(control.findData(str(value)))
+            elif isinstance(control, QSpinBox | QDoubleSpinBox):
+                value = control.minimum() if value is None else value
+                control.setValue(value)
+            elif isinstance(control, QLineEdit):
+                control.setText(value)
 
-    def settings(self) -> WriterSettings:
-        return WriterSettings(
-            mode=WriterMode(self.writer_mode.currentData()),
-            timeout_s=(
-                None
-                if self.writer_timeout.value() == self.writer_timeout.minimum()
-                else self.writer_timeout.value()
-            ),
-            memory_path=self.memory_path.text().strip(),
-            dump_successful_runs=self.dump_successful.isChecked(),
-            max_dumps=self.max_dumps.value(),
-            offline_notes=OfflineNotes(self.offline_notes.currentData()),
-            notify=self.notify.isChecked(),
-        )
+    def settings(self) -> Any:
+        """The section the controls say (RecordError when one is refused)."""
+        values: dict[str, Any] = {}
+        for name, control in self.controls.items():
+            if isinstance(control, QCheckBox):
+                values[name] = control.isChecked()
+            elif isinstance(control, QComboBox):
+                values[name] = control.currentData()
+            elif isinstance(control, QSpinBox | QDoubleSpinBox):
+                unset = control.specialValueText() and control.value() == control.minimum()
+                values[name] = None if unset else control.value()
+            elif isinstance(control, QLineEdit):
+                values[name] = control.text().strip()
+        return self._section(**values)
+
+
+def _control(kind: Any, setting: Setting, parent: QWidget) -> QWidget:
+    """The control a setting of type `kind` is shown in (see `SectionBox`)."""
+    if kind is bool:
+        return QCheckBox(setting.label, parent)
+    if setting.choices:
+        choices = QComboBox(parent)
+        for value, words in setting.choices.items():
+            choices.addItem(words, value)
+        return choices
+    if setting.within is None:
+        return QLineEdit(parent)
+    least, most = setting.within
+    number = QSpinBox(parent) if kind is int else QDoubleSpinBox(parent)
+    if isinstance(number, QDoubleSpinBox):
+        number.setDecimals(0)
+    number.setRange(int(least - bool(setting.unset)), int(most))
+    number.setSpecialValueText(setting.unset)
+    number.setSuffix(f" {setting.unit}" if setting.unit else "")
+    return number
 
 
 def confirm_key_host(parent: QWidget, typed_for: str, host: str, action: str) -> bool:
@@ -539,12 +521,8 @@ class SettingsDialog(QDialog):
         self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         test_row = hbox(self.test_button, 1)
 
-        self.review_first = QCheckBox(
-            "Show Consolidate now's changes for review before applying them", self
-        )
-        self.review_first.setToolTip(
-            "Each proposed change with its diff, to accept or reject; off: applied at once"
-        )
+        [(_, review)] = ConsolidationSettings.declared()
+        self.review_first = named(QCheckBox(review.label, self), tip=review.help)
 
         model_box = QGroupBox("Model for consolidation and the memory writer", self)
         model_form = QFormLayout(model_box)
@@ -562,7 +540,7 @@ class SettingsDialog(QDialog):
         self.local_servers = LocalServersBox(self._jobs, self._local_server_kinds, self)
         self.local_servers.use_requested.connect(self._on_local_servers_use_requested)
 
-        self.writer = WriterSettingsBox(self)
+        self.writer = SectionBox("Background memory writer", WriterSettings, self)
 
         self.override_note = WrappedLabel("", self)
         self.error = named(WrappedLabel("", self), "settingsError")
@@ -609,7 +587,7 @@ class SettingsDialog(QDialog):
         self._on_provider_current_index_changed()  # shown: the fields are its own
         self.model.setText(section.model or "")
         self.base_url.setText(section.base_url or "")
-        self.writer.load(parse_writer_settings(stored.get("writer")))
+        self.writer.load(WriterSettings.parsed(stored.get(WriterSettings.SECTION)))
         self.review_first.setChecked(load_review_mode(self._env) == "review-first")
         overrides = override_note(self._env)
         self.override_note.setVisible(bool(overrides))
@@ -796,11 +774,13 @@ class SettingsDialog(QDialog):
 
     def accept(self) -> None:
         """Validate and save; on a problem say why and stay open (nothing is written)."""
-        problem = memory_path_problem(self.writer.memory_path.text().strip())
+        memory_path = self.writer.controls["memory_path"]
+        assert isinstance(memory_path, QLineEdit)
+        problem = memory_path_problem(memory_path.text().strip())
         if problem:
             self._show_error(problem)
             self.pages.setCurrentIndex(WRITER_PAGE)
-            self.writer.memory_path.setFocus()
+            memory_path.setFocus()
             return
         provider = self.chosen_provider
         url_problem = self._form.url_problem(provider, self.base_url.text())
@@ -821,7 +801,7 @@ class SettingsDialog(QDialog):
                 other_keys=self._form.keys.others(provider),
                 forget=frozenset(self._form.keys.forget),
             )
-            save_writer_settings(writer, env=self._env)
+            writer.save(self._env)
             save_review_mode(
                 "review-first" if self.review_first.isChecked() else "apply-directly",
                 env=self._env,

@@ -49,7 +49,7 @@ from memtab.gui.toolkit.widgets import hbox, named
 from memtab.gui.writer.inbox_panel import InboxPanel
 from memtab.store.home import Home
 from memtab.store.paths import PathError, parse_file_path
-from memtab.writer.config import WriterMode, load_writer_settings, parse_writer_settings
+from memtab.writer.config import WriterMode, WriterSettings, load_writer_settings
 from memtab.writer.job.policy import RunTicket
 from memtab.writer.job.result import WriterRunResult
 from memtab.writer.job.service import PollResult, WriterLock, WriterService
@@ -199,7 +199,7 @@ class WriterSupervisor(QObject):
     @Slot(object)
     def _on_settings_published(self, change: SettingsChange) -> None:
         writer = change.section("writer") if change.touches(SettingsSection.WRITER) else None
-        if writer is not None and parse_writer_settings(writer).mode is WriterMode.OFF:
+        if writer is not None and WriterSettings.parsed(writer).mode is WriterMode.OFF:
             for job in self._turns.queued():
                 self._run_client.cancel(job)
 
@@ -471,7 +471,7 @@ class WriterFeedback(QObject):
     def _on_settings_published(self, change: SettingsChange) -> None:
         """The `notify` setting, as saved: from the next news on."""
         if change.touches(SettingsSection.WRITER):
-            self.notify = parse_writer_settings(change.section("writer")).notify
+            self.notify = WriterSettings.parsed(change.section("writer")).notify
 
     def open_news(self, news: WriterNews) -> None:
         """Show what the news is about in the Memory tab."""

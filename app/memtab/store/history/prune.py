@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 import logging
+import math
 import os
 import time
 from collections.abc import Mapping
@@ -12,11 +13,10 @@ from dataclasses import dataclass
 from typing import Annotated
 
 from memtab.fs import clock
-from memtab.fs.config.settings_file import settings_path
+from memtab.fs.config.declared import DeclaredSection, Setting
 from memtab.fs.jsonfile import finite_number
 from memtab.fs.private import create_private_file, private_folders
-from memtab.fs.records import AtLeast, Healed, Key, Record
-from memtab.fs.sidecar import read_sidecar
+from memtab.fs.records import Healed
 from memtab.store.history.blobs import BlobStore
 from memtab.store.history.provenance import kept_blobs, prune_provenance
 from memtab.store.history.runs import RunsLog
@@ -29,7 +29,6 @@ MB = 1024 * 1024
 DAY_MS = 24 * 60 * 60 * 1000
 DEFAULT_MAX_MB = 200
 DEFAULT_MAX_AGE_DAYS = 180
-SETTINGS_SECTION = "history"
 PRUNE_INTERVAL_S = 24 * 60 * 60  # the file `memtab.llm.settings` keeps (store may not import llm)
 BLOB_GRACE_S = 10 * 60  # a blob younger than this may belong to a version being recorded right now
 
@@ -44,29 +43,32 @@ class HistoryLimits:
         return now_ms - int(self.max_age_days * DAY_MS)
 
 
-_Limit = Annotated[float, Healed(finite_number), AtLeast(1)]
+_Limit = Annotated[float, Healed(finite_number)]
 
 
-class HistorySettings(Record):
+class HistorySettings(DeclaredSection):
     """settings.json's `history` (docs/formats.md §15.1): finite numbers ≥ 1, a bad one its default
     with a warning."""
 
-    max_mb: Annotated[_Limit, Key("max_mb")] = DEFAULT_MAX_MB
-    max_age_days: Annotated[_Limit, Key("max_age_days")] = DEFAULT_MAX_AGE_DAYS
+    SECTION = "history"
+
+    max_mb: Annotated[
+        _Limit,
+        Setting(
+            "max_mb",
+            "",
+            "History's most size in MiB, the oldest pruned first",
+            within=(1, math.inf),
+        ),
+    ] = DEFAULT_MAX_MB
+    max_age_days: Annotated[
+        _Limit, Setting("max_age_days", "", "How many days a version is kept", within=(1, math.inf))
+    ] = DEFAULT_MAX_AGE_DAYS
 
 
 def load_history_limits(env: Mapping[str, str] | None = None) -> HistoryLimits:
     """The bounds from Memtab's settings file (defaults when absent or unusable)."""
-    section = read_sidecar(settings_path(env)).document.get(SETTINGS_SECTION)
-    if not isinstance(section, dict):
-        return HistoryLimits()
-    values = dict(section)
-    for problem in HistorySettings.read_problems(values):
-        key = str(problem.where[0])
-        del values[key]
-        default = HistorySettings._defaults[key]
-        logger.warning("settings.json: history.%s must be a number ≥ 1; using %g", key, default)
-    settings = HistorySettings.read_or_raise(values)
+    settings = HistorySettings.load(env)
     return HistoryLimits(int(settings.max_mb * MB), settings.max_age_days)
 
 
