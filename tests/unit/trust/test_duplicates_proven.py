@@ -216,19 +216,12 @@ def test_two_skills_made_from_one_template_share_no_rule() -> None:
     assert result.groups == []
 
 
-OPENSPEC_SKILL = """---
-name: openspec-{verb}-change
-description: {description}
----
-
-{opening}
-
-**Input**: Optionally specify a change name. If omitted, check if it can be inferred from conversation context. If vague or ambiguous you MUST prompt for available changes.
-
-**Steps**
-
-1. {step}
-"""
+OPENSPEC_SKILL = (
+    "---\nname: openspec-{verb}-change\ndescription: {description}\n---\n\n{opening}\n\n"
+    "**Input**: Optionally specify a change name. If omitted, check if it can be inferred from "
+    "conversation context. If vague or ambiguous you MUST prompt for available changes.\n\n"
+    "**Steps**\n\n1. {step}\n"
+)
 
 
 def test_a_line_two_skills_share_is_no_duplicate_but_two_notes_rule_is(
