@@ -256,6 +256,4 @@ def test_a_line_two_skills_share_is_no_duplicate_but_two_notes_rule_is(
     documents = read_memories(home).documents
     assert sum(d.skill for d in documents) == 2
     [group] = DuplicatesEngine(home).found_in(documents).groups
-    assert [member.text for member in group.members] == [
-        "Never push to main without a review."
-    ] * 2
+    assert [member.text for member in group.members] == ["Never push to main without a review."] * 2
