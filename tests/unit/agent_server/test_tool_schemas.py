@@ -13,7 +13,7 @@ import pytest
 from mcp import Client
 from mcp_types import TextContent
 
-from memtab.agent_server.server import build_server
+from memtab.agent_server.sdk_server import build_server
 from memtab.agent_server.service import MemoryService
 from memtab.store.home import Home
 
