@@ -10,7 +10,8 @@ on a worker thread."""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterable, Mapping
+from collections.abc import AsyncIterable, Awaitable, Callable, Mapping
+from functools import partial
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -125,6 +126,45 @@ def root_directories(listed: object) -> list[str]:
     return [path for uri in uris if isinstance(uri, str) and (path := local_path(uri))]
 
 
+class SessionRoots:
+    """One session's roots, in either era: whether they are still to be asked (asked before the next
+    listing or call once they changed), and what the session served when its tools were listed."""
+
+    def __init__(self, service: MemoryService) -> None:
+        self.service = service
+        self.asked = False
+        self.listed: object = None
+
+    async def settle(self, ask: Callable[[], Awaitable[object]] | None) -> None:
+        """Serve where the client's roots are (`ask`: the client's `roots/list` result; None: it
+        has none), when they are not asked yet."""
+        if self.asked:
+            return
+        self.asked = True
+        if ask is None:
+            return
+        try:
+            with anyio.fail_after(ROOTS_TIMEOUT_S):
+                directories = root_directories(await ask())
+        except (TimeoutError, RpcError, ValueError) as error:
+            logger.info("memtab mcp: no roots from the client (%s)", error)
+            return
+        if directories:
+            await anyio.to_thread.run_sync(self.service.settle, directories, FROM_ROOTS)
+
+    def tools_listed(self) -> None:
+        self.listed = self.service.scope
+
+    async def tell_if_changed(self, tell: Callable[[], Awaitable[None]]) -> None:
+        """`tell` the client its tools changed when what the session serves did."""
+        if self.listed is not None and self.listed != self.service.scope:
+            self.listed = self.service.scope
+            try:
+                await tell()
+            except Exception as error:  # a client gone or without a channel: it lists anew
+                logger.info("memtab mcp: could not say the tools changed (%s)", error)
+
+
 def opens_modern(message: Mapping[str, Any]) -> bool:
     """Whether a session's first request opens the 2026-07-28 era (its envelope in `_meta`)."""
     return message.get("method") != "initialize" and _has_modern_envelope(message.get("params"))
@@ -168,8 +208,7 @@ class McpSession:
         self._send = send
         self._client: dict[str, Any] | None = None  # the client's `initialize` params
         self._initialized = False
-        self._roots_asked = False
-        self._listed_scope: object = None  # what the tools said last
+        self._roots = SessionRoots(service)
         # One call or listing at a time per session, its disk work on a worker thread: the loop,
         # shared by a warm host, never waits.
         self._one_at_a_time = anyio.Lock()
@@ -261,10 +300,10 @@ class McpSession:
         if not isinstance(params.get("cursor", ""), str | None):
             raise _invalid_params()
         async with self._one_at_a_time:
-            await self._settle()
+            await self._roots.settle(self._roots_asker())
             await anyio.to_thread.run_sync(self.service.refresh)
             await anyio.to_thread.run_sync(self.service.meet_client, self._client_name())
-            self._listed_scope = self.service.scope
+            self._roots.tools_listed()
             return listed_tools(self.service)
 
     async def _call_tool(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -272,43 +311,25 @@ class McpSession:
         if not isinstance(name, str) or not isinstance(arguments, dict | None):
             raise _invalid_params()
         async with self._one_at_a_time:
-            await self._settle()
+            await self._roots.settle(self._roots_asker())
             answer = await anyio.to_thread.run_sync(
                 answered_call, self.service, name, dict(arguments or {}), self._client_name()
             )
-            await self._tell_if_changed()
+            await self._roots.tell_if_changed(self._tell_tools_changed)
         return call_result(answer)
 
     def _client_name(self) -> str | None:
         info = self._client.get("clientInfo") if self._client is not None else None
         return info.get("name") if isinstance(info, dict) else None
 
-    async def _settle(self) -> None:
-        """Serve where the client's roots are, when it has them and they are not asked yet."""
-        if self._roots_asked:
-            return
-        self._roots_asked = True
+    def _roots_asker(self) -> Callable[[], Awaitable[object]] | None:
         capabilities = self._client.get("capabilities") if self._client is not None else None
         if not isinstance(capabilities, dict) or capabilities.get("roots") is None:
-            return
-        try:
-            with anyio.fail_after(ROOTS_TIMEOUT_S):
-                listed = await self._ask("roots/list")
-            directories = root_directories(listed)
-        except (TimeoutError, RpcError, ValueError) as error:
-            logger.info("memtab mcp: no roots from the client (%s)", error)
-            return
-        if directories:
-            await anyio.to_thread.run_sync(self.service.settle, directories, FROM_ROOTS)
+            return None
+        return partial(self._ask, "roots/list")
 
-    async def _tell_if_changed(self) -> None:
-        """Tell the client its tools changed when what the session serves did."""
-        if self._listed_scope is not None and self._listed_scope != self.service.scope:
-            self._listed_scope = self.service.scope
-            try:
-                await self._send({"jsonrpc": "2.0", "method": TOOLS_CHANGED})
-            except Exception as error:  # a client gone: it lists anew
-                logger.info("memtab mcp: could not say the tools changed (%s)", error)
+    async def _tell_tools_changed(self) -> None:
+        await self._send({"jsonrpc": "2.0", "method": TOOLS_CHANGED})
 
     async def _ask(self, method: str) -> object:
         """The client's result to a request of the server's (RpcError: its error, or none)."""
@@ -318,7 +339,10 @@ class McpSession:
         its_id, waiting = self._last_id, _Waiting()
         self._waiting[its_id] = waiting
         try:
-            await self._send({"jsonrpc": "2.0", "id": its_id, "method": method})
+            try:
+                await self._send({"jsonrpc": "2.0", "id": its_id, "method": method})
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
+                raise RpcError(INTERNAL_ERROR, "the client has gone") from None
             await waiting.done.wait()
         finally:
             del self._waiting[its_id]
@@ -348,7 +372,7 @@ class McpSession:
             if scope is not None:
                 scope.cancel()
         elif method == ROOTS_CHANGED:
-            self._roots_asked = False  # asked again before the next listing or call
+            self._roots.asked = False  # asked again before the next listing or call
 
 
 def _key(request_id: object) -> object:

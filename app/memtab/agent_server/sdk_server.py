@@ -21,16 +21,15 @@ from memtab import __version__
 from memtab.agent_server.frames import FrameGuard
 from memtab.agent_server.mcp_session import (
     ROOTS_CHANGED,
-    ROOTS_TIMEOUT_S,
     SERVER_NAME,
+    RpcError,
+    SessionRoots,
     answered_call,
     call_result,
     instructions,
     listed_tools,
-    local_path,
 )
 from memtab.agent_server.service import MemoryService
-from memtab.agent_server.session_scope import FROM_ROOTS
 
 logger = logging.getLogger(__name__)
 
@@ -41,58 +40,37 @@ def client_name(context: ServerRequestContext[Any]) -> str | None:
     return params.client_info.name if params is not None else None
 
 
-class _Roots:
-    """Whether the client's roots are still to be asked, and what the tools said last."""
-
-    def __init__(self) -> None:
-        self.asked = False
-        self.listed: object = None
-
-
 def build_server(service: MemoryService) -> Server[Any]:
     """The SDK server whose tools are `service`'s, answered as `mcp_session` answers them."""
-    roots = _Roots()
+    roots = SessionRoots(service)
     one_at_a_time = anyio.Lock()
 
-    async def settle(context: ServerRequestContext[Any]) -> None:
-        """Serve where the client's roots are, when it has them and they are not asked yet."""
-        if roots.asked:
-            return
-        roots.asked = True
+    def roots_asker(context: ServerRequestContext[Any]) -> Callable[[], Awaitable[object]] | None:
         capabilities = context.session.client_capabilities
         if capabilities is None or capabilities.roots is None:
-            return
+            return None
         if not context.session.can_send_request:
-            return
-        try:
-            with anyio.fail_after(ROOTS_TIMEOUT_S):
+            return None
+
+        async def ask() -> object:
+            try:
                 listed = await context.session.send_request(
                     types.ListRootsRequest(), types.ListRootsResult
                 )
-        except (TimeoutError, MCPError, ValueError) as error:
-            logger.info("memtab mcp: no roots from the client (%s)", error)
-            return
-        directories = [path for root in listed.roots if (path := local_path(str(root.uri)))]
-        if directories:
-            await anyio.to_thread.run_sync(service.settle, directories, FROM_ROOTS)
+            except MCPError as error:
+                raise RpcError(error.error.code, error.error.message) from None
+            return listed.model_dump(mode="json", by_alias=True)
 
-    async def told(context: ServerRequestContext[Any]) -> None:
-        """Tell the client its tools changed when what the session serves did."""
-        if roots.listed is not None and roots.listed != service.scope:
-            roots.listed = service.scope
-            try:
-                await context.session.send_tool_list_changed()
-            except Exception as error:  # a client gone or without a channel: it lists anew
-                logger.info("memtab mcp: could not say the tools changed (%s)", error)
+        return ask
 
     async def on_list_tools(
         context: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
         async with one_at_a_time:
-            await settle(context)
+            await roots.settle(roots_asker(context))
             await anyio.to_thread.run_sync(service.refresh)
             await anyio.to_thread.run_sync(service.meet_client, client_name(context))
-            roots.listed = service.scope
+            roots.tools_listed()
             return types.ListToolsResult.model_validate(listed_tools(service))
 
     async def on_call_tool(
@@ -100,11 +78,11 @@ def build_server(service: MemoryService) -> Server[Any]:
     ) -> types.CallToolResult:
         arguments = dict(params.arguments or {})
         async with one_at_a_time:
-            await settle(context)
+            await roots.settle(roots_asker(context))
             answer = await anyio.to_thread.run_sync(
                 answered_call, service, params.name, arguments, client_name(context)
             )
-            await told(context)
+            await roots.tell_if_changed(context.session.send_tool_list_changed)
         return types.CallToolResult.model_validate(call_result(answer))
 
     async def on_roots_changed(
