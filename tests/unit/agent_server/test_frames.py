@@ -14,7 +14,7 @@ from typing import Any
 import anyio
 import pytest
 
-from memtab.agent_server.frames import (
+from memtab.agent_server.serving.frames import (
     CHUNK_BYTES,
     MAX_FRAME_BYTES,
     FrameGuard,

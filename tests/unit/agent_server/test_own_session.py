@@ -14,10 +14,10 @@ from typing import Any
 import anyio
 import pytest
 
-from memtab.agent_server import mcp_session
-from memtab.agent_server.frames import FrameGuard
-from memtab.agent_server.server import Answers, serve_frames
 from memtab.agent_server.service import Answer, MemoryService
+from memtab.agent_server.serving import mcp_session
+from memtab.agent_server.serving.frames import FrameGuard
+from memtab.agent_server.serving.server import Answers, serve_frames
 from memtab.store.home import Home
 from support.demo_homes import copied_demo_home
 
@@ -33,7 +33,7 @@ async def sdk_serves(
     write: Callable[[bytes], Awaitable[None]],
 ) -> None:
     """The session served by the SDK's server, whatever its era."""
-    from memtab.agent_server import sdk_server
+    from memtab.agent_server.serving import sdk_server
 
     guard, answers = FrameGuard(read), Answers(write)
     guard.answer_through(answers.send)

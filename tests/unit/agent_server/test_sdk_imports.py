@@ -19,7 +19,7 @@ ANSWERING = (
     "memtab.agent_server.hosting.catalogs",
 )
 SERVING = (
-    "memtab.agent_server.server",
+    "memtab.agent_server.serving.server",
     "memtab.agent_server.hosting.host",
     "memtab.cli.share.mcp_sessions",
 )

@@ -33,7 +33,6 @@ from memtab.agent_server.bridge.rendezvous import (
     peer_credentials,
 )
 from memtab.agent_server.catalog import MemoryCatalog
-from memtab.agent_server.frames import CHUNK_BYTES
 from memtab.agent_server.hosting.catalogs import CatalogShelf
 from memtab.agent_server.hosting.handshake import (
     Hello,
@@ -43,8 +42,9 @@ from memtab.agent_server.hosting.handshake import (
     Welcome,
 )
 from memtab.agent_server.origin import SessionOrigin
-from memtab.agent_server.server import keep_start_out_of_collections, serve_frames
 from memtab.agent_server.service import MemoryService
+from memtab.agent_server.serving.frames import CHUNK_BYTES
+from memtab.agent_server.serving.server import keep_start_out_of_collections, serve_frames
 from memtab.fs.clock import now_ms
 from memtab.fs.records import Record
 

@@ -21,8 +21,8 @@ import anyio.to_thread
 
 from memtab import __version__
 from memtab.agent_server.catalog_listing import missing_home_words
-from memtab.agent_server.frames import INVALID_REQUEST, Message, Send
 from memtab.agent_server.service import Answer, MemoryService
+from memtab.agent_server.serving.frames import INVALID_REQUEST, Message, Send
 from memtab.agent_server.session_scope import FROM_ROOTS
 from memtab.agent_server.tools import server_instructions, tool_specs
 

@@ -18,8 +18,9 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
 from memtab import __version__
-from memtab.agent_server.frames import FrameGuard
-from memtab.agent_server.mcp_session import (
+from memtab.agent_server.service import MemoryService
+from memtab.agent_server.serving.frames import FrameGuard
+from memtab.agent_server.serving.mcp_session import (
     ROOTS_CHANGED,
     SERVER_NAME,
     RpcError,
@@ -29,7 +30,6 @@ from memtab.agent_server.mcp_session import (
     instructions,
     listed_tools,
 )
-from memtab.agent_server.service import MemoryService
 
 logger = logging.getLogger(__name__)
 

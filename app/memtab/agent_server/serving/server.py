@@ -17,9 +17,9 @@ from functools import partial
 import anyio
 import anyio.to_thread
 
-from memtab.agent_server.frames import FrameGuard, Message, claimed_stdin, read_chunk
-from memtab.agent_server.mcp_session import McpSession, opens_modern
 from memtab.agent_server.service import MemoryService
+from memtab.agent_server.serving.frames import FrameGuard, Message, claimed_stdin, read_chunk
+from memtab.agent_server.serving.mcp_session import McpSession, opens_modern
 
 logger = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ async def serve_frames(
         if "method" in message and "id" in message:
             break  # the first request: it decides the era
     if lead and opens_modern(lead[-1][1]):
-        from memtab.agent_server import sdk_server  # lazy: the 2026-07-28 era is the SDK's
+        from memtab.agent_server.serving import sdk_server  # lazy: the 2026-07-28 era is the SDK's
 
         await sdk_server.serve_sdk_session(
             service, [text for text, _ in lead], guard, answers.send_text
