@@ -92,7 +92,7 @@ def _served_here(words: list[str]) -> int:
 
 def _began_serving() -> bool:
     """Whether this process's server took stdin (what it read is no one else's now)."""
-    frames = sys.modules.get("memtab.agent_server.frames")
+    frames = sys.modules.get("memtab.agent_server.serving.frames")
     return bool(getattr(frames, "STDIN_CLAIMED", False))
 
 

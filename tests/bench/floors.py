@@ -162,7 +162,7 @@ INITIALIZE = {
     },
 }
 
-# What `memtab/agent_server/server.py` imports of the SDK, and an answer once it has.
+# What `memtab/agent_server/serving/server.py` imports of the SDK, and an answer once it has.
 SDK_FLOOR = """
 import sys
 import anyio, mcp_types

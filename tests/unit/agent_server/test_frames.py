@@ -8,14 +8,19 @@ from __future__ import annotations
 import json
 import tracemalloc
 from collections.abc import Iterable, Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import anyio
 import pytest
-from mcp.shared.message import SessionMessage
-from mcp_types import JSONRPCError
 
-from memtab.agent_server.frames import CHUNK_BYTES, MAX_FRAME_BYTES, FrameGuard, check_frame
+from memtab.agent_server.serving.frames import (
+    CHUNK_BYTES,
+    MAX_FRAME_BYTES,
+    FrameGuard,
+    check_frame,
+    message_problem,
+)
 
 PARSE, INVALID = -32700, -32600
 CALL = b'"method":"tools/call","params":{"name":"list","arguments":{"scope":"%s"}}'
@@ -39,7 +44,7 @@ HOSTILE = [
     (b'{"method":"tools/call","params":{"a":"\x00"},"jsonrpc":"2.0","id":"ts-1"}',
      PARSE, "ts-1", ""),
     (b'{"jsonrpc":"2.0","id":"\\udc00","method":"x","params":{"a":"\x00"}}', PARSE, None, ""),
-    (b'{"jsonrpc":"2.0","id":10,"result":5}', INVALID, None, "Field required"),  # an answer: never
+    (b'{"jsonrpc":"2.0","id":10,"result":5}', INVALID, None, "result"),  # an answer: never
     (b"5", INVALID, None, "not a JSON-RPC message"),
     (b"\xff\xfe", PARSE, None, "not valid JSON"),
 ]  # fmt: skip
@@ -58,11 +63,11 @@ class Answers:
     """The transport's write stream, as the guard sees it."""
 
     def __init__(self) -> None:
-        self.sent: list[JSONRPCError] = []
+        self.sent: list[Refused] = []
 
-    async def send(self, message: SessionMessage) -> None:
-        assert isinstance(message.message, JSONRPCError)
-        self.sent.append(message.message)
+    async def send(self, message: dict[str, Any]) -> None:
+        assert set(message) == {"jsonrpc", "id", "error"}
+        self.sent.append(Refused(message))
 
 
 def guard_over(chunks: Iterable[bytes]) -> tuple[FrameGuard, Answers]:
@@ -72,11 +77,21 @@ def guard_over(chunks: Iterable[bytes]) -> tuple[FrameGuard, Answers]:
         return next(feed, b"")
 
     guard, answers = FrameGuard(read), Answers()
-    guard.answer_through(answers)
+    guard.answer_through(answers.send)
     return guard, answers
 
 
-def run(chunks: Iterable[bytes]) -> tuple[list[str], list[JSONRPCError]]:
+class Refused:
+    """A refusal as sent: its id and error."""
+
+    def __init__(self, message: dict[str, Any]) -> None:
+        self.message = message
+        self.id = message["id"]
+        error = message["error"]
+        self.error = SimpleNamespace(code=error["code"], message=error["message"])
+
+
+def run(chunks: Iterable[bytes]) -> tuple[list[str], list[Refused]]:
     """What the SDK is given of `chunks` read as stdin, and the answers sent."""
     guard, answers = guard_over(chunks)
     passed: list[str] = []
@@ -89,8 +104,8 @@ def run(chunks: Iterable[bytes]) -> tuple[list[str], list[JSONRPCError]]:
     return passed, answers.sent
 
 
-def answered(error: JSONRPCError) -> dict[str, Any]:
-    return json.loads(error.model_dump_json(by_alias=True, exclude_unset=True))  # type: ignore[no-any-return]
+def answered(error: Refused) -> dict[str, Any]:
+    return json.loads(json.dumps(error.message))
 
 
 @pytest.mark.parametrize(("frame", "code", "request_id", "says"), HOSTILE)
@@ -170,9 +185,8 @@ def test_a_frame_at_the_cap_is_read() -> None:
 
 
 def test_an_answer_the_server_can_no_longer_take_ends_the_input() -> None:
-    class Closed:
-        async def send(self, message: SessionMessage) -> None:
-            raise anyio.ClosedResourceError
+    async def closed(message: dict[str, Any]) -> None:
+        raise anyio.ClosedResourceError
 
     feed = iter([b"[]\n" + ACCEPTED[0] + b"\n"])
 
@@ -180,10 +194,49 @@ def test_an_answer_the_server_can_no_longer_take_ends_the_input() -> None:
         return next(feed, b"")
 
     guard = FrameGuard(read)
-    guard.answer_through(Closed())
+    guard.answer_through(closed)
 
     async def read_all() -> list[str]:
         with anyio.fail_after(5):
             return [line async for line in guard]
 
     assert anyio.run(read_all) == []
+
+
+SHAPES = [
+    {"jsonrpc": "2.0", "id": 1, "method": "m"},
+    {"jsonrpc": "2.0", "id": "a", "method": "m", "params": None},
+    {"jsonrpc": "2.0", "method": "m", "params": {}},
+    {"jsonrpc": "2.0", "method": 5},
+    {"jsonrpc": "2.0", "id": 1, "method": "m", "params": "x"},
+    {"jsonrpc": "1.0", "id": 1, "method": "m"},
+    {"id": 1, "method": "m"},
+    {"jsonrpc": "2.0", "id": 1, "result": {}},
+    {"jsonrpc": "2.0", "id": 1, "result": []},
+    {"jsonrpc": "2.0", "result": {}},
+    {"jsonrpc": "2.0", "id": None, "result": {}},
+    {"jsonrpc": "2.0", "id": 1.5, "result": {}},
+    {"jsonrpc": "2.0", "id": None, "error": {"code": 1, "message": "m"}},
+    {"jsonrpc": "2.0", "id": 1, "error": {"code": 1, "message": "m", "data": [1]}},
+    {"jsonrpc": "2.0", "id": 1, "error": {"code": "1", "message": "m"}},
+    {"jsonrpc": "2.0", "id": 1, "error": {"code": "one", "message": "m"}},
+    {"jsonrpc": "2.0", "id": 1, "error": {"code": 1.5, "message": "m"}},
+    {"jsonrpc": "2.0", "id": True, "method": "m"},
+    {"jsonrpc": "2.0", "id": 1, "error": {"code": 1}},
+    {"jsonrpc": "2.0", "id": 1, "error": "e"},
+    {"jsonrpc": "2.0", "id": 1},
+    {"jsonrpc": "2.0"},
+]
+
+
+@pytest.mark.parametrize("message", SHAPES)
+def test_a_message_passes_exactly_when_the_sdks_schema_takes_it(message: dict[str, Any]) -> None:
+    """The guard checks what the SDK's models check (`mcp_types.jsonrpc`), without them."""
+    from mcp_types import jsonrpc_message_adapter
+
+    try:
+        jsonrpc_message_adapter.validate_python(message, by_name=False, strict=False)
+        sdk_takes = True
+    except ValueError:
+        sdk_takes = False
+    assert (message_problem(message) is None) == sdk_takes

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from memtab.agent_server.server import build_server
 from memtab.agent_server.service import MemoryService
+from memtab.agent_server.serving.sdk_server import build_server
 from memtab.diagnostics.setup import check_agent_server
 from memtab.store.home import Home
 

@@ -1,7 +1,7 @@
-"""The MCP SDK (`mcp`, `mcp_types`' pydantic models, anyio) is imported by the modules that
-serve MCP (`server`, `frames`, the host) alone: the memory service, its catalog and the
-host's catalog shelf import without it, so a command or a test that answers the tools
-without serving them does not pay for the SDK."""
+"""The MCP SDK (`mcp`, `mcp_types`' pydantic models) is imported by `sdk_server` alone, when a
+session opens in the 2026-07-28 era: the memory service, its catalog, the server serving the
+`initialize` era itself and the host import without it, so a command, a test or a host
+answering the tools does not pay for the SDK (issue 97: it was most of a cold host's start)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,11 @@ ANSWERING = (
     "memtab.agent_server.catalog",
     "memtab.agent_server.tools",
     "memtab.agent_server.hosting.catalogs",
+)
+SERVING = (
+    "memtab.agent_server.serving.server",
+    "memtab.agent_server.hosting.host",
+    "memtab.cli.share.mcp_sessions",
 )
 
 PROBE = """
@@ -34,6 +39,15 @@ def test_answering_the_tools_does_not_import_the_sdk() -> None:
         [sys.executable, "-c", PROBE, *ANSWERING], capture_output=True, text=True, check=True
     )
     assert not set(json.loads(ran.stdout)) & SDK
+
+
+# slow: a fresh interpreter importing the servers and the host, ~0.6 s of CPU
+@pytest.mark.slow
+def test_serving_and_hosting_import_no_sdk() -> None:
+    ran = subprocess.run(
+        [sys.executable, "-c", PROBE, *SERVING], capture_output=True, text=True, check=True
+    )
+    assert not set(json.loads(ran.stdout)) & (SDK - {"anyio"})
 
 
 PARSER_PROBE = """

@@ -12,8 +12,9 @@ import pytest
 from mcp import Client
 from mcp_types import TextContent
 
-from memtab.agent_server.server import build_server, serve_stdio
 from memtab.agent_server.service import MemoryService
+from memtab.agent_server.serving.sdk_server import build_server
+from memtab.agent_server.serving.server import serve_stdio
 from memtab.store.home import Home
 
 
@@ -39,7 +40,7 @@ def test_an_unforeseen_failure_is_a_tool_error(
             assert block.text == expected
             assert not (await client.call_tool("view", {"path": "/memories"})).is_error
 
-    with caplog.at_level(logging.CRITICAL, logger="memtab.agent_server.server"):
+    with caplog.at_level(logging.CRITICAL, logger="memtab.agent_server.serving.mcp_session"):
         anyio.run(session)
     service.catalog.close()
 

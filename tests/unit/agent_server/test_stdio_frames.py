@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from memtab.agent_server.frames import MAX_FRAME_BYTES
+from memtab.agent_server.serving.frames import MAX_FRAME_BYTES
 from memtab.store.files import MAX_FILE_BYTES
 from memtab.store.home import Home
 

@@ -13,8 +13,8 @@ import pytest
 from mcp import Client
 from mcp_types import TextContent
 
-from memtab.agent_server.server import build_server
 from memtab.agent_server.service import MemoryService
+from memtab.agent_server.serving.sdk_server import build_server
 from memtab.store.home import Home
 
 PATH = {"description": "Virtual path, e.g. /memories/global/a.md", "type": "string"}

@@ -1,4 +1,4 @@
-"""The warm Memtab: one process serving every agent session of a home over a Unix socket, one SDK
+"""The warm Memtab: one process serving every agent session of a home over a Unix socket, one
 session per connection, exactly as `memtab mcp` on stdio (docs/formats.md §22.8); a peer of another
 user or Memtab refused, catalogs shared; it exits when its name is another's or idle — only a served
 session holds it, never a connection that is refused or only knocks."""
@@ -33,7 +33,6 @@ from memtab.agent_server.bridge.rendezvous import (
     peer_credentials,
 )
 from memtab.agent_server.catalog import MemoryCatalog
-from memtab.agent_server.frames import CHUNK_BYTES
 from memtab.agent_server.hosting.catalogs import CatalogShelf
 from memtab.agent_server.hosting.handshake import (
     Hello,
@@ -43,8 +42,9 @@ from memtab.agent_server.hosting.handshake import (
     Welcome,
 )
 from memtab.agent_server.origin import SessionOrigin
-from memtab.agent_server.server import keep_start_out_of_collections, serve_streams
 from memtab.agent_server.service import MemoryService
+from memtab.agent_server.serving.frames import CHUNK_BYTES
+from memtab.agent_server.serving.server import keep_start_out_of_collections, serve_frames
 from memtab.fs.clock import now_ms
 from memtab.fs.records import Record
 
@@ -251,7 +251,7 @@ class McpHost:
         logger.info("memtab mcp host: a session of pid %d (%d open)", pid, self.sessions)
         connection.leftover = rest
         try:
-            await serve_streams(service, connection.receive, _SocketText(connection))
+            await serve_frames(service, connection.receive, connection.send)
         finally:
             service.close()
 
@@ -409,22 +409,6 @@ def _parsed(line: bytes) -> Any:
     try:
         return json.loads(line)
     except ValueError:
-        return None
-
-
-class _SocketText:
-    """The session's answers, as the SDK's stdio transport writes them, onto the socket."""
-
-    def __init__(self, connection: _Connection) -> None:
-        self._connection = connection
-
-    async def write(self, text: str) -> None:
-        try:
-            await self._connection.send(text.encode("utf-8"))
-        except anyio.BrokenResourceError:
-            raise anyio.ClosedResourceError from None  # what the transport stops on
-
-    async def flush(self) -> None:
         return None
 
 

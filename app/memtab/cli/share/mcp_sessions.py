@@ -22,9 +22,9 @@ from memtab.agent_server.hosting.catalogs import CatalogShelf
 from memtab.agent_server.hosting.handshake import HostedBy, host_setup
 from memtab.agent_server.hosting.host import McpHost, SessionRefusedError
 from memtab.agent_server.origin import SessionOrigin
-from memtab.agent_server.server import serve_stdio
 from memtab.agent_server.server_names import WriteMode
 from memtab.agent_server.service import MemoryService
+from memtab.agent_server.serving.server import serve_stdio
 from memtab.check.recalled import RecallChecks
 from memtab.cli.common import as_cli_error
 from memtab.cli.main import build_parser

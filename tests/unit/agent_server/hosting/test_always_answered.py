@@ -63,14 +63,14 @@ def with_env(parameters: StdioServerParameters, **env: str) -> StdioServerParame
 
 
 def test_memtab_that_cannot_load_still_answers_saying_why(demo: Path, tmp_path: Path) -> None:
-    broken = tmp_path / "broken" / "mcp"
+    broken = tmp_path / "broken" / "anyio"
     broken.mkdir(parents=True)
-    (broken / "__init__.py").write_text("raise ImportError('half an upgrade: mcp is gone')\n")
+    (broken / "__init__.py").write_text("raise ImportError('half an upgrade: anyio is gone')\n")
     parameters = with_env(server_parameters(demo, "--writes", "off"), PYTHONPATH=str(broken.parent))
     seen = session(parameters)
     reason = (
         "Memtab cannot serve memory in this session: Memtab could not load (ImportError: half "
-        "an upgrade: mcp is gone); reinstall Memtab."
+        "an upgrade: anyio is gone); reinstall Memtab."
     )
     assert seen["server"] == "memtab" and seen["instructions"].startswith(reason)
     assert seen["tools"] == ["list", "search", "view"]

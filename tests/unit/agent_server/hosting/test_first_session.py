@@ -51,15 +51,15 @@ def demo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 
 @contextlib.contextmanager
-def spawned(home: Path, stderr: int | None = subprocess.DEVNULL) -> Iterator[RawServer]:
-    """`memtab mcp --home home` as an agent spawns it, not yet spoken to."""
+def spawned(home: Path, stderr: int | None = subprocess.DEVNULL, **env: str) -> Iterator[RawServer]:
+    """`memtab mcp --home home` as an agent spawns it, not yet spoken to (`env` added)."""
     parameters = server_parameters(home, "--writes", "off")
     with subprocess.Popen(
         [parameters.command, *parameters.args],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=stderr,
-        env={**(parameters.env or {}), "PATH": os.environ.get("PATH", "")},
+        env={**(parameters.env or {}), "PATH": os.environ.get("PATH", ""), **env},
     ) as process:
         server = RawServer(process)
         try:
@@ -131,6 +131,19 @@ def test_the_days_first_session_is_answered_before_any_host_as_a_host_answers(de
             with pytest.raises(AssertionError):
                 after.answer(within_s=2.0)  # not from answers made from the registry before
         assert after.answer(STARTING_S)["id"] == 1
+
+
+def test_the_first_tool_call_is_answered_by_a_host_that_never_loaded_the_sdk(demo: Path) -> None:
+    # Importing the SDK was most of a cold host's start (issue 97): the host the bridge starts
+    # serves the `initialize` era itself. Python lists every module the host imports in its log.
+    with spawned(demo, PYTHONPROFILEIMPORTTIME="1") as first:
+        opened(first, STARTING_S)
+        search(first, STARTING_S)
+        log = Path(rendezvous(str(demo), os.environ).log).read_text()
+    lines = [line for line in log.splitlines() if line.startswith("import time:")]
+    imported = {line.rsplit("|", 1)[1].strip() for line in lines}
+    assert "memtab.agent_server.hosting.host" in imported  # the host's imports are there
+    assert not {"mcp", "mcp_types", "pydantic", "pydantic_core"} & imported
 
 
 def test_a_probe_for_the_stateless_protocol_is_answered_at_once_on_a_cold_home(demo: Path) -> None:

@@ -1,29 +1,21 @@
-"""The frames `memtab mcp` reads from stdin, checked before the MCP SDK sees them (docs/formats.md
-§22.7): capped, read strictly, one JSON-RPC message each; a bad one answered at once (-32700 or
--32600, with its id where readable) rather than dropped."""
+"""The frames `memtab mcp` reads from stdin or a bridge, checked before the session sees them
+(docs/formats.md §22.7): capped, read strictly, one JSON-RPC message each; a bad one answered at
+once (-32700 or -32600, with its id where readable) rather than dropped. Standard library and
+anyio: the SDK is loaded only by a session in its era (`sdk_server`)."""
 
 from __future__ import annotations
 
 import logging
 import os
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager, suppress
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, cast
+from typing import Any
 
 import anyio
 import anyio.to_thread
-from mcp.os.win32.utilities import rebind_std_handle_to_fd
-from mcp.server.stdio import stdio_server
-from mcp.shared.message import SessionMessage
-from mcp_types import (
-    INVALID_REQUEST,
-    PARSE_ERROR,
-    ErrorData,
-    JSONRPCError,
-    jsonrpc_message_adapter,
-)
 
 from memtab.agent_server.bridge.frame_ids import (
     ID_WINDOW_CHARS,
@@ -39,6 +31,13 @@ logger = logging.getLogger(__name__)
 # The largest legal change JSON-escaped is 1.2 MiB.
 MAX_FRAME_BYTES = 4 * 1024 * 1024
 CHUNK_BYTES = 64 * 1024
+PARSE_ERROR = -32700  # JSON-RPC's
+INVALID_REQUEST = -32600
+
+Message = dict[str, Any]
+"""One JSON-RPC message as read."""
+Send = Callable[[Message], Awaitable[None]]
+"""Writes one message to the client."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,14 +48,20 @@ class Refusal:
     message: str
     request_id: RequestId | None = None
 
-    def answer(self) -> JSONRPCError:
-        error = ErrorData(code=self.code, message=self.message)
-        return JSONRPCError(jsonrpc="2.0", id=self.request_id, error=error)
+    def answer(self) -> Message:
+        error = {"code": self.code, "message": self.message}
+        return {"jsonrpc": "2.0", "id": self.request_id, "error": error}
 
 
 def check_frame(line: bytes) -> str | Refusal | None:
-    """One stdin line without its newline: the text for the SDK, the refusal to answer, or None
-    (blank)."""
+    """One stdin line without its newline: the text for the session, the refusal to answer, or
+    None (blank)."""
+    checked = read_frame(line)
+    return checked[0] if isinstance(checked, tuple) else checked
+
+
+def read_frame(line: bytes) -> tuple[str, Message] | Refusal | None:
+    """One line without its newline: its text and message, the refusal to answer, or None."""
     text = line.decode("utf-8", "replace")
     if not text.strip(JSON_SPACE):
         return None
@@ -73,29 +78,55 @@ def check_frame(line: bytes) -> str | Refusal | None:
     its_id = request_id(value)
     if "method" in value and "id" in value and its_id is None:
         return Refusal(INVALID_REQUEST, "Invalid request: an id must be a string or an integer")
-    try:
-        jsonrpc_message_adapter.validate_json(text, by_name=False)
-    except ValueError as error:  # the SDK's validation error (pydantic's) is a ValueError
-        return Refusal(INVALID_REQUEST, f"Invalid request: {_first_problem(error)}", its_id)
-    return text
+    problem = message_problem(value)
+    if problem is not None:
+        return Refusal(INVALID_REQUEST, f"Invalid request: {problem}", its_id)
+    return text, value
 
 
-def _first_problem(error: ValueError) -> str:
-    """The first thing the SDK's validation says is wrong, and where."""
-    errors = getattr(error, "errors", None)
-    problems: list[dict[str, Any]] = (
-        errors(include_url=False, include_input=False) if callable(errors) else []
-    )
-    if not problems:
-        return "not a JSON-RPC message"
-    first = problems[0]
-    where = ".".join(str(part) for part in first.get("loc", ())[1:]) or "the message"
-    return f"{where}: {first.get('msg', 'not valid')}"[:200]
+def message_problem(value: Message) -> str | None:
+    """What keeps `value` from being a JSON-RPC 2.0 message as MCP's schema (`mcp_types.jsonrpc`)
+    reads one: a request, a notification, a result or an error; None when it is one."""
+    if value.get("jsonrpc") != "2.0":
+        return 'jsonrpc: Input should be "2.0"'
+    if "method" in value:
+        if not isinstance(value["method"], str):
+            return "method: Input should be a valid string"
+        if value.get("params") is not None and not isinstance(value["params"], dict):
+            return "params: Input should be a valid dictionary"
+        return None
+    if not _is_id(value.get("id"), nullable="error" in value):
+        return "id: Field required" if "id" not in value else "id: not a string or an integer"
+    if "result" in value:
+        return None if isinstance(value["result"], dict) else "result: Field required (an object)"
+    error = value.get("error")
+    if not isinstance(error, dict):
+        return "result or error: Field required"
+    if not _int_like(error.get("code")) or not isinstance(error.get("message"), str):
+        return "error: Field required (an integer code and a message)"
+    return None
+
+
+def _int_like(value: object) -> bool:
+    """Whether the schema reads `value` as an integer (it takes "7" and 7.0 as 7)."""
+    if isinstance(value, float):
+        return value.is_integer()
+    if isinstance(value, str):
+        try:
+            int(value.strip())
+        except ValueError:
+            return False
+        return True
+    return isinstance(value, int)
+
+
+def _is_id(value: object, *, nullable: bool) -> bool:
+    return type(value) is int or isinstance(value, str) or (nullable and value is None)
 
 
 class FrameGuard:
-    """What the SDK's stdio transport reads as stdin: lines passing `check_frame` from `read`, the
-    others answered on the stream `answer_through` gives."""
+    """The frames read from `read`: the messages passing `read_frame` (`messages()`; iterated, their
+    text), the others answered through what `answer_through` gives."""
 
     def __init__(self, read: Callable[[], Awaitable[bytes]]) -> None:
         self._read = read
@@ -103,24 +134,36 @@ class FrameGuard:
         self._searched = 0  # the buffer holds no newline before this offset
         self._ended = False  # no more input
         self._stopped = False  # the server took no more answers: nothing more is handed on
-        self._answers: Any = None
+        self._send: Send | None = None
         self._ready = anyio.Event()
 
-    def answer_through(self, stream: Any) -> None:
-        """Send the refusals' answers on `stream` (an SDK write stream of SessionMessage)."""
-        self._answers = stream
+    def answer_through(self, send: Send) -> None:
+        """Send the refusals' answers with `send`."""
+        self._send = send
         self._ready.set()
 
     def __aiter__(self) -> FrameGuard:
         return self
 
     async def __anext__(self) -> str:
+        return (await self.next_message())[0]
+
+    async def messages(self) -> AsyncIterator[tuple[str, Message]]:
+        """Each message passing the checks: its text and what it says."""
+        while True:
+            try:
+                yield await self.next_message()
+            except StopAsyncIteration:
+                return
+
+    async def next_message(self) -> tuple[str, Message]:
+        """The next message passing the checks (StopAsyncIteration at the end)."""
         while True:
             line = None if self._stopped else await self._next_line()
             if line is None:
                 raise StopAsyncIteration
-            checked = check_frame(line) if isinstance(line, bytes) else line
-            if isinstance(checked, str):
+            checked = read_frame(line) if isinstance(line, bytes) else line
+            if isinstance(checked, tuple):
                 return checked
             if checked is not None:
                 await self._answer(checked)
@@ -128,8 +171,9 @@ class FrameGuard:
     async def _answer(self, refusal: Refusal) -> None:
         logger.info("memtab mcp: refused a frame (%d): %s", refusal.code, refusal.message)
         await self._ready.wait()
+        assert self._send is not None
         try:
-            await self._answers.send(SessionMessage(refusal.answer()))
+            await self._send(refusal.answer())
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
             self._stopped = True
 
@@ -220,8 +264,7 @@ def claimed_stdin() -> Iterator[int]:
             os.dup2(null, 0)
         finally:
             os.close(null)
-        with suppress(OSError):
-            rebind_std_handle_to_fd(0)
+        _rebind_stdin()
     except OSError:  # not diverted: read the duplicate all the same
         pass
     try:
@@ -229,6 +272,15 @@ def claimed_stdin() -> Iterator[int]:
     finally:
         with suppress(OSError):
             os.dup2(wire, 0)
+            _rebind_stdin()
+
+
+def _rebind_stdin() -> None:
+    """On Windows, point the Win32 stdin handle at fd 0 too (a child inherits that one)."""
+    if sys.platform == "win32":  # pragma: no cover - Windows only
+        from mcp.os.win32.utilities import rebind_std_handle_to_fd  # lazy: Windows' alone
+
+        with suppress(OSError):
             rebind_std_handle_to_fd(0)
 
 
@@ -240,24 +292,3 @@ async def read_chunk(fd: int) -> bytes:
         )
     except OSError:
         return b""
-
-
-@asynccontextmanager
-async def guarded_stdio_server() -> AsyncIterator[tuple[Any, Any]]:
-    """The SDK's stdio transport with its stdin read through a `FrameGuard`."""
-    with claimed_stdin() as wire:
-        async with guarded_streams(partial(read_chunk, wire)) as streams:
-            yield streams
-
-
-@asynccontextmanager
-async def guarded_streams(
-    read: Callable[[], Awaitable[bytes]], text_out: Any = None
-) -> AsyncIterator[tuple[Any, Any]]:
-    """The SDK's stdio transport over any byte stream: frames from `read` through a `FrameGuard`,
-    answers to `text_out` (None: stdout)."""
-    guard = FrameGuard(read)
-    stdin = cast("anyio.AsyncFile[str]", guard)  # the transport only iterates it
-    async with stdio_server(stdin=stdin, stdout=text_out) as (read_stream, write_stream):
-        guard.answer_through(write_stream)
-        yield read_stream, write_stream
