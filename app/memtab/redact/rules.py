@@ -521,7 +521,8 @@ RULES: tuple[Rule, ...] = (
         # and Phoenix's `SECRET_KEY_BASE`), given a value (a name of at most six parts, so a
         # long run of `a_a_a…` is read in linear time).
         rf"(?i){_NAME_START}(?:[a-z][a-z0-9]{{0,30}}[_.-]){{1,6}}(?P<kind>pass|passwd|pwd|password|secret"
-        r"|token|key)(?:[_.-](?:base|base64|b64|hex))?\\?[\"']?[ \t]*(?::[ \t]+|=)[ \t]*(?P<q>[\"'])?"
+        r"|token|key)(?:[_.-](?:base|base64|b64|hex))?"
+        r"\\?[\"']?[ \t]*(?::[ \t]+|=)[ \t]*(?P<q>[\"'])?"
         rf"{_NOT_A_VALUE}(?P<secret>[^\s\"'`#,;]{{4,}})(?(q)(?P=q))",
         words="a secret-named variable",
         keeps=_not_a_variables_secret,
