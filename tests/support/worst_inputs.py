@@ -356,6 +356,8 @@ WORST: dict[str, Worst] = {
     "memtab.writer.offline.shell.command_scope:_SKIPS_CHECKS": S("", " SKIP"),
     "memtab.writer.offline.shell.command_scope:_SOURCE_FILE": S(".py:", "1", "x"),
     "memtab.writer.offline.shell.commands:_ENV_ASSIGNMENT": M("A=", "a", " "),
+    "memtab.writer.offline.shell.lockfiles:_LOCKFILE": F("", "bun.lockb."),
+    "memtab.writer.offline.solved_problems:_DIGITS": F("", "1a"),
     "memtab.writer.offline.shell.commands:_REDIRECT": M("", ">", "x"),
     "memtab.writer.offline.shell.commands:_TRAILING_NOISE": F("", " ", "x"),
     "memtab.writer.offline.shell.commands:MASKED": S("||", " ", "x"),
