@@ -237,3 +237,24 @@ def test_with_no_time_to_ask_about_one_change_nothing_is_asked_and_the_run_says_
         "to ask the model about one (270 s left at 0.6 tokens/s read, 0.2 written): left for "
         "the next run)"
     ), record.summary
+
+
+def test_a_change_declined_in_review_is_not_shown_to_the_model_again(
+    fake_model_server: FakeModelServer, home: Home, store: MemoryStore, clock: FakeClock, wire: Wire
+) -> None:
+    seed_proposals(store)
+    first, _, _ = run(home, wire, clock, Judge(fake_model_server, clock, {"keep": [1]}), plan=True)
+    wire.service(home, clock=clock).apply_plan(first, accepted=set())  # the merge declined
+
+    again, requests, _ = run(
+        home, wire, clock, Judge(fake_model_server, clock, {"keep": [1]}), plan=True
+    )
+
+    shown = requests[-1].body["messages"][-1]["content"]
+    assert "deploy" not in shown  # the declined merge, its files unchanged
+    assert "1. Edit project/vault.md: Added a description" in shown
+    assert exists(store, NOTES)
+    assert again.summary.endswith(
+        "proposed 1 change; the model was asked about 1 and kept 1; "
+        "1 change you declined before not proposed again)."
+    ), again.summary

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memtab.consolidation.engine.prompts import bundled_prompt
+from memtab.consolidation.guard import Declined
 from memtab.consolidation.offline.inputs import collect_memory_files, current_sha256
 from memtab.consolidation.offline.plan import (
     Plan,
@@ -99,6 +100,20 @@ def proposals_of(plan: Plan) -> tuple[Proposal, ...]:
     return tuple(sorted(proposals, key=_only_describes))  # what a description adds: last
 
 
+def declined_before(proposal: Proposal, declined: Declined) -> bool:
+    """Whether the user declined one of the proposal's changes in review and its files still
+    hold what they held then (formats §9.7): the guard would refuse it, so it is not shown."""
+    return any(
+        declined(
+            str(change.arguments.get("command", "")),
+            str(change.arguments.get("path", change.path)),
+            change.arguments.get("new_path"),
+            change.arguments,
+        )
+        for change in proposal.changes
+    )
+
+
 def _only_describes(proposal: Proposal) -> bool:
     """Whether a proposal only adds a description (worth less than a merge or a cleanup)."""
     return all(
@@ -182,18 +197,32 @@ class Judging:
     strays: list[str] = field(default_factory=list)
     answered: bool = False
     changed_on_disk: list[str] = field(default_factory=list)
+    declined: int = 0
+    """Proposals left out because the user declined them in review."""
 
     @classmethod
-    def of(cls, store: MemoryStore, scopes: Sequence[Scope], budget: int, listed: int) -> Judging:
+    def of(
+        cls,
+        store: MemoryStore,
+        scopes: Sequence[Scope],
+        budget: int,
+        listed: int,
+        declined: Declined | None = None,
+    ) -> Judging:
         """Every file of `scopes` read by code and the offline consolidator's plan of them
-        (within the run's `budget` of changes); `listed`: the files the run lists."""
+        (within the run's `budget` of changes), less what the user `declined`; `listed`: the
+        files the run lists."""
         with collector_paused():  # thousands of small objects that all live on
             files = collect_memory_files(store, scopes)
         plan = plan_consolidation(files, budget=budget)
         lines_of = {file.path: file.lines for file in files if file.lines is not None}
         workspace = store.workspace.display_name if store.workspace is not None else ""
         system = bundled_prompt(JUDGE_PROMPT)
-        return cls(store, listed, plan, proposals_of(plan), lines_of, system, workspace)
+        proposals = proposals_of(plan)
+        asked = tuple(p for p in proposals if not (declined and declined_before(p, declined)))
+        judging = cls(store, listed, plan, asked, lines_of, system, workspace)
+        judging.declined = len(proposals) - len(asked)
+        return judging
 
     def message(self, count: int) -> str:
         return judge_message(self.workspace, self.proposals[:count], self.lines_of)
@@ -287,6 +316,10 @@ class Judging:
             alone_said = f"; {plural(len(alone), 'file')} left alone ({why})"
         else:
             alone_said = ""
+        if self.declined:
+            alone_said += (
+                f"; {plural(self.declined, 'change')} you declined before not proposed again"
+            )
         proposed = len(self.proposals)
         if not proposed:
             return (

@@ -266,7 +266,7 @@ def run_consolidation(
     listing = instructions + estimated_tokens(message_listing(len(files)))
     if pace is not None and files and not pace.reads_whole(listing, sizes):
         # No time to read the store: code reads every file and proposes, the model judges.
-        judging = Judging.of(store, guard.scopes, limits.budget, len(files))
+        judging = Judging.of(store, guard.scopes, limits.budget, len(files), guard.declined)
         guard.read_first = False
         reading = None
     message = message_listing(len(files))
