@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal, Slot
-from PySide6.QtGui import QCloseEvent, QPalette, QResizeEvent
+from PySide6.QtGui import QCloseEvent, QKeySequence, QPalette, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -564,7 +564,13 @@ class SettingsDialog(QDialog):
         self.pages.addTab(ScrollingPage([model_box, self.local_servers], self), "Model")
         self.pages.addTab(ScrollingPage([self.writer], self), "Memory writer")
         self.pages.addTab(ScrollingPage(agents_page, self), "Other agents")
+        # Before the focused control: a list or a number would take the keys for its value.
+        for key, step in (("Ctrl+PgDown", 1), ("Ctrl+PgUp", -1)):
+            QShortcut(QKeySequence(key), self).activated.connect(functools.partial(self._turn, step))
         vbox((self.pages, 1), self.override_note, self.error, self.location, buttons, on=self)
+
+    def _turn(self, step: int) -> None:
+        self.pages.setCurrentIndex((self.pages.currentIndex() + step) % self.pages.count())
 
     def _load(self) -> None:
         path = settings_path(self._env)
