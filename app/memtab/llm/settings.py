@@ -18,6 +18,7 @@ from memtab.fs.config.settings_file import (
 )
 from memtab.llm.endpoints import (
     DEFAULT_ANTHROPIC_BASE_URL,
+    DEFAULT_BASE_URLS,
     DEFAULT_OPENAI_BASE_URL,
     OFFICIAL_HOSTS,
     base_url_problem,
@@ -32,7 +33,6 @@ from memtab.llm.settings_model import (
     REQUEST_TIMEOUT_HINT,
     REQUEST_TIMEOUT_KEY,
     ModelJob,
-    ProviderSection,
     default_request_timeout,
     is_local,
     provider_section,
@@ -53,11 +53,6 @@ DEFAULT_MODELS: dict[ProviderName, str] = {
     "anthropic": "claude-sonnet-4-5",
     "openai": "gpt-4o-mini",
     "offline": OFFLINE_MODEL,
-}
-DEFAULT_BASE_URLS: dict[ProviderName, str] = {
-    "anthropic": DEFAULT_ANTHROPIC_BASE_URL,
-    "openai": DEFAULT_OPENAI_BASE_URL,
-    "offline": "",
 }
 KEY_ENV_VARS: dict[ProviderName, str] = {
     "anthropic": "ANTHROPIC_API_KEY",
@@ -165,12 +160,6 @@ class ProviderSettings:
         return self.provider == "offline"
 
 
-def load_provider_section(path: Path) -> ProviderSection:
-    """The provider keys of the settings file. SettingsFileError (naming the file and the
-    key) when the file or one of them is unusable."""
-    return read_provider_section(load_settings_file(path), path)
-
-
 @dataclass(frozen=True)
 class _Layer:
     """One source of settings (command line, environment, settings file)."""
@@ -237,7 +226,7 @@ def explain_provider_settings(
     """`resolve_provider_settings`, saying where each value came from."""
     env = os.environ if env is None else env
     path = settings_path(env)
-    stored = load_provider_section(path)
+    stored = read_provider_section(load_settings_file(path), path)
     layers = (
         _Layer(
             "command-line options", configured(provider), configured(model), configured(base_url)
@@ -387,8 +376,9 @@ def form_settings(
 def saved_keys(env: Mapping[str, str] | None = None) -> SavedKeys:
     """The keys the settings file holds, by provider and host (none when it cannot be
     read: a settings form says why elsewhere)."""
+    path = settings_path(env)
     try:
-        return SavedKeys.of(load_provider_section(settings_path(env)))
+        return SavedKeys.of(read_provider_section(load_settings_file(path), path))
     except SettingsFileError:
         return SavedKeys()
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QFormLayout, QMessageBox, QPushButton
 from pytestqt.qtbot import QtBot
 
@@ -561,3 +561,29 @@ def test_the_writer_page_is_made_from_the_declared_settings(qtbot: QtBot, jobs: 
         order += [widget] if widget in controls else []
         widget = widget.nextInFocusChain()
     assert order == [form.itemAt(row, QFormLayout.ItemRole.FieldRole).widget() for row in range(7)]
+
+
+def test_ctrl_page_down_on_a_list_turns_the_page_not_the_list(
+    qtbot: QtBot, jobs: JobService
+) -> None:
+    """Ctrl+PageDown/PageUp turn the dialog's page from any control; a list (the provider's,
+    the writer's runs) or a number keeps its value."""
+    dialog = make_dialog(qtbot, jobs)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.activateWindow()
+    dialog.provider.setFocus()
+    qtbot.waitUntil(dialog.provider.hasFocus)
+    ctrl = Qt.KeyboardModifier.ControlModifier
+    qtbot.keyClick(dialog.provider, Qt.Key.Key_PageDown, ctrl)
+    assert (dialog.chosen_provider, dialog.pages.currentIndex()) == ("offline", 1)
+    runs = dialog.writer.controls["mode"]
+    runs_before = runs.currentIndex()
+    runs.setFocus()
+    qtbot.keyClick(runs, Qt.Key.Key_PageUp, ctrl)
+    assert (runs.currentIndex(), dialog.pages.currentIndex()) == (runs_before, 0)
+    dialog.pages.setCurrentIndex(1)
+    dialog.writer.controls["memory_path"].setFocus()  # a line: one page, not two
+    qtbot.keyClick(dialog.writer.controls["memory_path"], Qt.Key.Key_PageDown, ctrl)
+    assert dialog.pages.currentIndex() == 2
+    dialog.reject()

@@ -8,9 +8,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from memtab.llm.endpoints import base_url_problem, key_origin, origin_label
+from memtab.llm.endpoints import DEFAULT_BASE_URLS, base_url_problem, key_origin, origin_label
 from memtab.llm.settings import (
-    DEFAULT_BASE_URLS,
     DEFAULT_MODELS,
     MEMTAB_KEY_VAR,
     ProviderName,

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal, Slot
-from PySide6.QtGui import QCloseEvent, QPalette, QResizeEvent
+from PySide6.QtGui import QCloseEvent, QKeySequence, QPalette, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -84,17 +84,12 @@ from memtab.gui.toolkit.dialog_layout import (
 from memtab.gui.toolkit.screen_room import room_on
 from memtab.gui.toolkit.style import Accent, accent_text, mute
 from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, named, vbox
+from memtab.llm.endpoints import DEFAULT_BASE_URLS
 from memtab.llm.local_servers import KNOWN_SERVERS, LocalServer, ServerKind
 from memtab.llm.probe import ProbeResult
 from memtab.llm.saved_keys import SavedKeys
-from memtab.llm.settings import (
-    DEFAULT_BASE_URLS,
-    DEFAULT_MODELS,
-    ProviderName,
-    load_provider_section,
-    save_provider_settings,
-)
-from memtab.llm.settings_model import ProviderSection, provider_section
+from memtab.llm.settings import DEFAULT_MODELS, ProviderName, save_provider_settings
+from memtab.llm.settings_model import ProviderSection, provider_section, read_provider_section
 from memtab.llm.types import ProviderError
 from memtab.sources.config import (
     AgentSettings,
@@ -564,7 +559,15 @@ class SettingsDialog(QDialog):
         self.pages.addTab(ScrollingPage([model_box, self.local_servers], self), "Model")
         self.pages.addTab(ScrollingPage([self.writer], self), "Memory writer")
         self.pages.addTab(ScrollingPage(agents_page, self), "Other agents")
+        # Before the focused control: a list or a number would take the keys for its value.
+        for key, step in (("Ctrl+PgDown", 1), ("Ctrl+PgUp", -1)):
+            QShortcut(QKeySequence(key), self).activated.connect(
+                functools.partial(self._turn, step)
+            )
         vbox((self.pages, 1), self.override_note, self.error, self.location, buttons, on=self)
+
+    def _turn(self, step: int) -> None:
+        self.pages.setCurrentIndex((self.pages.currentIndex() + step) % self.pages.count())
 
     def _load(self) -> None:
         path = settings_path(self._env)
@@ -575,7 +578,7 @@ class SettingsDialog(QDialog):
             stored = {}
             problems.append(f"{error}. Saving will not overwrite it until it is fixed.")
         try:
-            section = load_provider_section(path) if stored else ProviderSection()
+            section = read_provider_section(stored, path)
         except SettingsFileError as error:
             section = ProviderSection()
             problems.append(f"{error}. Saving replaces it with the values below.")
