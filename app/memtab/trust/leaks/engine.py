@@ -5,8 +5,9 @@ agents' memory belongs to) is known by what names it (`Identity`): its path, its
 name where that is no word of its own (`acme-api`, `billing_svc2`; never `ledger`), its
 repository (`owner/name`, from the checkout's `origin` remote when it is on this disk),
 its folder's name where that is one word of no generic sense, said as an owner ("kestrel's
-staging stack": a bare name) and its hosts (a host name of three labels or more that one project's memory names and no
-other's does: `api.acme.internal`). Every memory's lines are read for them once, and:
+staging stack": a bare name) and its hosts (a host name of three labels or more that one
+project's memory names and no other's does: `api.acme.internal`). Every memory's lines are
+read for them once, and:
 
 - a project's memory naming another project's path, repository or host (a bare name is
   a reference: "talks to acme-api") belongs in that project's memory, or (naming

@@ -90,13 +90,15 @@ def settings(sentence: str) -> list[Setting]:
         for key, value, start, end in [*given, *_flags(clause)]:
             if _WHERE_IT_RUNS.search(key.upper()) or _PLACEHOLDER.match(value):
                 continue
-            owner = _OWNER.search(clause, 0, start)  # "ruff's `line-length = 88`": ruff's
-            name = f"{owner.group('owner')}_{key}" if owner is not None else key
+            name = key
             if name in found and found[name].value != value:
                 return []  # two values of one name: a story, or a choice
             rest = _CONFIG.sub(" ", _SETTING.sub(" ", clause))
             purpose = _FOR.search(clause, end)
             whose = purpose.group("what") if purpose is not None else ""
+            owner = _OWNER.search(clause, 0, start)  # "ruff's `line-length = 88`": ruff's
+            if owner is not None:
+                whose = f"{whose} {owner.group('owner')}"
             whose = " ".join(sorted(set(stems_of(whose)) - SCOPE_STEMS))
             found[name] = Setting(name, value, scope_of(rest), whose)
     return list(found.values())
@@ -136,9 +138,27 @@ def setting_key(setting: Setting) -> str:
 def same_setting(one: str, other: str) -> bool:
     """Whether two settings' keys (`setting_key`) are of one name in one place, for one
     thing — what one is for the other's or a part of it ("the import jobs" are the
-    importer's), or one of them for nothing in particular."""
+    importer's), or one of them for nothing in particular; a name under its tool's
+    section (`[tool.ruff]`'s `line-length`) is the name said as that tool's ("ruff's")."""
     name, scope, whose = one.split("|", 2)
     other_name, other_scope, other_whose = other.split("|", 2)
     mine, theirs = set(whose.split()), set(other_whose.split())
+    if name != other_name:
+        if not (_owned_as(name, other_name, theirs) or _owned_as(other_name, name, mine)):
+            return False
+        mine, theirs = mine - theirs, theirs - mine  # the tool named both ways
     for_one = not mine or not theirs or mine <= theirs or theirs <= mine
-    return name == other_name and for_one and same_place(unpack(scope), unpack(other_scope))
+    return for_one and same_place(unpack(scope), unpack(other_scope))
+
+
+def _owned_as(name: str, other: str, whose: set[str]) -> bool:
+    """Whether `name` is `other` under a section `whose` names (`ruff_line_length`, "ruff's
+    `line-length`")."""
+    section, _, rest = name.partition("_")
+    return rest == other and bool(whose) and set(stems_of(section)) <= whose
+
+
+def unowned(name: str) -> str:
+    """A setting's name without the section it may be under (`ruff_line_length`:
+    `line_length`), what it is compared by too (`claims.group_keys`)."""
+    return name.partition("_")[2]
