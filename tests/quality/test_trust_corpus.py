@@ -151,6 +151,32 @@ def test_the_fresh_half_seeds_what_issue_94_asks() -> None:
     assert len(key["recall"]) == 10
 
 
+def test_the_fresh2_half_seeds_what_its_brief_asks() -> None:
+    """`fresh2` (issue 94, a fourth home nobody tuned on): contradictions weighted to values
+    structure can prove, with always/never, tools and near misses; each kind of duplicate with
+    its near misses (every contradiction one too); leaks beside names, placeholders and
+    public URLs; check findings beside what the checkouts have."""
+    key = load_key("fresh2")
+
+    def kinds(section: str) -> Counter[str]:
+        return Counter(item["kind"] for item in key[section])
+
+    contradictions, duplicates = kinds("contradictions"), kinds("duplicates")
+    values = sum(contradictions.values()) - contradictions["always-never"] - contradictions["tool"]
+    assert values >= 18 and contradictions["always-never"] >= 6 and contradictions["tool"] >= 6
+    assert len(key["contradiction_near_misses"]) >= 14
+    kinds_seeded = ("copy", "frontmatter", "prose", "line", "reworded", "global-project")
+    assert min(duplicates[k] for k in kinds_seeded) >= 5 and duplicates["import"] >= 5
+    near = kinds("duplicate_near_misses")
+    assert near["opposite"] == contradictions["always-never"]
+    assert near["opposite"] + near["contradicting"] == len(key["contradictions"])
+    assert len(key["duplicate_near_misses"]) - len(key["contradictions"]) >= 10
+    assert len(key["leaks"]) >= 15 and len(key["leak_negatives"]) >= 10
+    assert len(key["check"]) >= 15 and len(key["check_negatives"]) >= 10
+    assert "fresh2" in HALVES and "28 Nov 2026" in key["provenance"]
+    assert len(key["recall"]) == 10
+
+
 @pytest.mark.parametrize("half", HALVES)
 def test_most_files_are_background(half: str) -> None:
     """Precision means something only over memory with nothing to find in most files (a

@@ -1,0 +1,2 @@
+/* Pulses counted by the ULP while the main core sleeps. */
+#include "anemometer.h"

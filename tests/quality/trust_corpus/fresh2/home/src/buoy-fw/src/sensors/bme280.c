@@ -1,0 +1,2 @@
+/* BME280 on I2C, address 0x76 */
+#include "bme280.h"

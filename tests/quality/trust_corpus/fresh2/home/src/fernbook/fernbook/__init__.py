@@ -1,0 +1,1 @@
+"""The Wessex Herbarium's digitisation pipeline."""

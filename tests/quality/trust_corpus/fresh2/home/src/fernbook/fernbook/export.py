@@ -1,0 +1,1 @@
+"""Build the Darwin Core archive."""
