@@ -220,17 +220,10 @@ SIXTH: tuple[Case, ...] = (
          "- The Procfile starts `gunicorn shop.wsgi --timeout 8`.", N, SAME),
     Case("program flag", "```python\nthreads = 4\n```",
          "- The Procfile starts `gunicorn shop.wsgi --threads 8`.", N, SAME),
-    # A command given in a passive, a clause after it saying more of the command.
-    Case("task command", "- Wheels are built with `uv build`, which writes the sdist beside them.",
-         "- Build the wheels with `python -m build`.", C, SAME),
-    Case("task command", "- The changelog is made by `git cliff`, which reads the commits.",
-         "- Generate the changelog with `towncrier build`.", C, SAME),
-    Case("task command", "- Wheels are built with `uv build`, which writes the sdist beside them.",
-         "- Docs are built with `mkdocs build`.", N, SAME),
     # A bound ("up to 100") is no port.
     Case("bound", "- Lines up to 100 characters.",
          "- Lines up to 80 characters in the docs folder.", N, SAME),
 )  # fmt: skip
 """Written by v99 on 28 Nov 2026 (issue 94) for the readings of a product joined by a plus,
-a possessive's config span, a program's long flag and its config file's fence, a command
-given in a passive, and a bound read as a port — before they were read."""
+a possessive's config span, a program's long flag and its config file's fence, and a bound
+read as a port — before they were read."""

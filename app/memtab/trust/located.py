@@ -71,15 +71,6 @@ _THING_SKIP = frozenset(
 )  # fmt: skip
 _PLACE_SKIP = _THING_SKIP | {"read", "reads", "loaded", "loads", "from", "its", "their"}
 _ASIDE = re.compile(r"\([^()]*+\)")
-_CLAUSE_END = re.compile(r"(?<=;)|(?=\s[—–]\s)")
-"""Where a clause ends (the split keeps each clause's text and where it starts)."""
-_RELATIVE = re.compile(r",\s++(?:which|that)\b")
-_PASSIVE = re.compile(
-    r"^\s*+(?P<subject>[\w' -]+?)\s++(?:is|are|gets?)\s++(?:\w+ed|cut|run|built|made|set|"
-    r"done|sent|kept|put|spun|written|taken|given)\s++(?:with|via|using|by|through)\b",
-    re.IGNORECASE,
-)
-"""A passive that gives a command ("Releases are cut with `…`"): its subject is the purpose."""
 
 
 MAX_FRAME = 4
@@ -154,13 +145,9 @@ def command_or_path(sentence: str, spans: list[str]) -> list[Said]:
     if len(paths) == 1 and not commands and placed:
         return _path(rest, paths[0])
     if len(commands) == 1 and len(spans) == 1:
-        # The purpose is a noun phrase of the command's own clause (not what a clause after
-        # it says of the command: ", which tags and pushes"): the subject of a passive
-        # ("Releases are cut with…"), else what follows the last article ("Kick off the
-        # api tests via…" is the api tests'), or all of it where there is none.
-        rest = _SPAN.sub(" ", _command_clause(sentence, commands[0]))
-        passive = _PASSIVE.match(rest)
-        words = (passive.group("subject") if passive else rest).split()
+        # The purpose is a noun phrase: what follows the last article ("Kick off the api
+        # tests via…" is the api tests'), or all of it where there is none.
+        words = rest.split()
         cut = max((i + 1 for i, w in enumerate(words) if w.lower() in _DETERMINERS), default=0)
         purpose = " ".join(words[cut:]) if cut < len(words) else rest
         label, colon, _ = purpose.partition(":")
@@ -174,20 +161,6 @@ def command_or_path(sentence: str, spans: list[str]) -> list[Said]:
             value = " ".join(commands[0].split())
             return [("command", key, value, f"the command for {_thing(rest)}")]
     return ownerless
-
-
-def _command_clause(sentence: str, command: str) -> str:
-    """The clause of `sentence` that gives `command` in a code span, a clause after it that
-    says more of the command (", which…") left out."""
-    at = sentence.find(f"`{command}`")
-    clauses = _CLAUSE_END.split(sentence)
-    start = 0
-    for clause in clauses:
-        end = start + len(clause)
-        if start <= at < end:
-            return _RELATIVE.split(clause, maxsplit=1)[0]
-        start = end
-    return sentence
 
 
 def assigns(span: str) -> bool:
