@@ -197,3 +197,33 @@ FIFTH: tuple[Case, ...] = (
     Case("config key", "```ini\n[Service]\nEnvironment=\"JELLYFIN_PORT=8096\"\n```",
          "```env\nJELLYFIN_CACHE_DIR=/var/cache/jellyfin\n```", N, SAME),
 )  # fmt: skip
+
+SIXTH: tuple[Case, ...] = (
+    # A plus joining two products ("Redis 7 + Sentinel"): the first one's version.
+    Case("named thing", "- Cache: Redis 7 + Sentinel.", "- We run Redis 6.", C, SAME),
+    Case("named thing", "- Cache: Redis 7 + Sentinel.", "- Cache: Redis 7.", N, SAME),
+    # A possessive before a config span names whose setting it is.
+    Case("config key", "Wrap at 120 (black's `line-length = 120`).",
+         "```toml\n[tool.black]\nline-length = 100\n```", C, SAME),
+    Case("config key", "Wrap at 120 (black's `line-length = 120`).",
+         "```toml\n[tool.isort]\nline-length = 100\n```", N, SAME),
+    # A program's long flag, in its command or said of it, and its own config file's key.
+    Case("program flag", "- Start the app with `uvicorn shop.asgi:app --workers 4`.",
+         "- Uvicorn runs with `--workers 2` in the container image.", C, SAME),
+    Case("program flag", "- Start the app with `uvicorn shop.asgi:app --workers 4`.",
+         "- Start the app with `hypercorn shop.asgi:app --workers 2`.", N, SAME),
+    Case("program flag", "- Gunicorn's own file, `etc/gunicorn.conf.py`:\n\n"
+         "```python\nthreads = 4\nkeepalive = 5\n```",
+         "- The Procfile starts `gunicorn shop.wsgi --threads 8`.", C, SAME),
+    Case("program flag", "- Gunicorn's own file, `etc/gunicorn.conf.py`:\n\n"
+         "```python\nthreads = 4\n```",
+         "- The Procfile starts `gunicorn shop.wsgi --timeout 8`.", N, SAME),
+    Case("program flag", "```python\nthreads = 4\n```",
+         "- The Procfile starts `gunicorn shop.wsgi --threads 8`.", N, SAME),
+    # A bound ("up to 100") is no port.
+    Case("bound", "- Lines up to 100 characters.",
+         "- Lines up to 80 characters in the docs folder.", N, SAME),
+)  # fmt: skip
+"""Written by v99 on 28 Nov 2026 (issue 94) for the readings of a product joined by a plus,
+a possessive's config span, a program's long flag and its config file's fence, and a bound
+read as a port — before they were read."""

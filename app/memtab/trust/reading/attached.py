@@ -1,7 +1,9 @@
 """Which thing a value is attached to, read from structure, not phrasing (docs/formats.md
 §19.6): the key of an assignment (`API_PORT=8000`, `image: redis:7.2`, `"port": 5173`)
 with the sections above it in a config fence (YAML, JSON by indentation; TOML and INI by
-`[section]`; `.env`), and a table's cell with its row's name and its column's header.
+`[section]`; `.env`; a fence after a line naming a program's own config file, in any
+language, is that program's: `gunicorn.conf.py`), and a table's cell with its row's name
+and its column's header.
 
 Each gives a `Attached`: the thing's words and its value. `claimed` tells what the thing
 is by its last word — a port (a service's, the words before it), a version (a product's
@@ -31,6 +33,10 @@ ASSIGNMENT = re.compile(
 _SECTION = re.compile(r"^\[+\s*+(?P<name>[\w.\- \"]++)\]+$")
 _OPENS = re.compile(r"^\"?(?P<key>[A-Za-z_][\w.-]*+)\"?\s*+:\s*+(?P<brace>[{\[]?)$")
 """A YAML key with its values under it, or a JSON key opening an object or a list."""
+_CONFIG_FILE = re.compile(
+    r"`(?:[\w.~-]*+/)*+(?P<program>[a-z][a-z0-9_-]*+)\.(?:conf|config)(?:\.[a-z]{1,4})?`"
+)
+"""A program's own config file in a code span: `gunicorn.conf.py`, `nginx.conf`."""
 _FENCES = frozenset(
     {"", "yaml", "yml", "toml", "ini", "cfg", "conf", "env", "dotenv", "json", "jsonc",
      "json5", "properties", "editorconfig"}
@@ -172,10 +178,10 @@ def structured(text: str) -> Iterator[tuple[int, Attached]]:
     before = ""
     for number, (line, kind) in enumerate(zip(lines, kinds, strict=True), start=1):
         if kind.kind is LineKind.CODE and kind.fence is not None:
-            if kind.fence.info.split()[:1] in ([], *([f] for f in _FENCES)) and not (
-                _EXAMPLE.search(before)
-            ):
-                found, listed_at = _config_line(line, sections, listed_at)
+            program = _program_configured(before)
+            config = kind.fence.info.split()[:1] in ([], *([f] for f in _FENCES))
+            if (config or program) and not _EXAMPLE.search(before):
+                found, listed_at = _config_line(line, sections, listed_at, program)
                 if found is not None:
                     yield number, found
             continue
@@ -208,8 +214,16 @@ def _table(
             yield from ((number, found) for found in _row(header, cells))
 
 
+def _program_configured(before: str) -> str:
+    """The program whose own config file the line before a fence names in a code span
+    (`deploy/gunicorn.conf.py`, `nginx.conf`, `vite.config.ts`: gunicorn, nginx, vite), ""
+    for none: the fence is that file, in whatever language, its keys the program's."""
+    named = {m.group("program").lower() for m in _CONFIG_FILE.finditer(before)}
+    return named.pop() if len(named) == 1 else ""
+
+
 def _config_line(
-    line: str, sections: list[tuple[int, str]], listed_at: int | None
+    line: str, sections: list[tuple[int, str]], listed_at: int | None, program: str = ""
 ) -> tuple[Attached | None, int | None]:
     stripped = line.strip().rstrip(",")
     indent = len(line) - len(line.lstrip())
@@ -237,8 +251,9 @@ def _config_line(
             return None, None
         return _attached([listed.group("key"), "version"], listed.group("value")), None
     keys = [name for _, name in sections if name.lower() not in CONTAINERS]
+    owner = [program] if program else []
     return _attached(
-        [*keys, match.group("key") or match.group("quoted")], match.group("value")
+        [*owner, *keys, match.group("key") or match.group("quoted")], match.group("value")
     ), None
 
 

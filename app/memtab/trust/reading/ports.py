@@ -10,7 +10,7 @@ person reaches it for ("I point my browser at localhost:4200 for the Angular app
 name in parentheses after it is the same service's other name ("Docs preview
 (sphinx-autobuild) runs on…"). Where it holds (`scopes`) is read from the clause and its
 short asides. A clause that says what was, what may be, what will be or what holds only
-at times gives none; nor a sentence said as a comparison.
+at times gives none; nor a sentence said as a comparison, nor a bound ("up to 88").
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ _PORT = re.compile(
     r"|(?:\b(?:localhost|127\.0\.0\.1|0\.0\.0\.0)|\[::1\]|(?<![\w:.]))"
     r":(?P<b>\d{2,5})(?![\d:])"
     r"|\b(?:listens?|listening|runs?|running|served|serves|serving|binds?|bound|exposed|"
-    r"available|reachable|answers|is|are|lives?|sits?|up)\s+(?:locally\s+)?(?:on|at|to)\s+"
+    r"available|reachable|answers|is|are|lives?|sits?|up)\s+(?:locally\s+)?(?:on|at|(?<!\bup\s)to)\s+"
     r"(?P<c>\d{2,5})\b(?![.,:]\d)",
     re.IGNORECASE,
 )

@@ -63,8 +63,10 @@ _VERSION = re.compile(
     r"(?<![\w.@/#-])(?P<product>" + _NAME + r")"
     r"(?:\s+version)?(?:\s*:\s*|\s+is\s+|\s+|@)(?:version\s+)?v?"
     r"(?P<value>(?!0\d)\d{1,3}(?:\.\d{1,4}){0,2})"
-    r"(?![\w+*/%:-]|\.[\dxX*]|\s*(?:\+|x\b|-\s*\d|–|to\s+\d|or\s+\d|and\s+\d|/))"
+    r"(?![\w+*/%:-]|\.[\dxX*]|\s*(?:\+(?!\s+[A-Z])|x\b|-\s*\d|–|to\s+\d|or\s+\d|and\s+\d|/))"
 )
+"""A product's name and its version: not a range ("Node 18+"), but a plus before another
+product's name joins the two ("Postgres 15 + TimescaleDB")."""
 _UNIT_AFTER = re.compile(r"\s+(?!lts\b|in\b|on\b|for\b|with\b|as\b|is\b|and\b|at\b|since\b|"
                          r"everywhere\b|across\b|now\b|here\b|only\b|too\b|by\b|from\b|"
                          r"via\b|under\b|locally\b|installed\b|(?:runtime|image|toolchain|"
