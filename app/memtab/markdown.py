@@ -1,6 +1,7 @@
 """The one Markdown line classifier, so every reader of memory lines agrees line by line: each
 line's kind (frontmatter, fence, heading, list item) and its links (docs/formats.md §4.4); one
-pass, imports nothing of Memtab."""
+pass, imports nothing of Memtab but its lazily compiled patterns (`fs.lazy_re`: the window imports
+this module before its first paint)."""
 
 import functools
 import re
@@ -8,6 +9,8 @@ from collections.abc import Sequence
 from enum import IntEnum
 from typing import NamedTuple
 from urllib.parse import unquote
+
+from memtab.fs.lazy_re import LazyPattern
 
 
 class LineKind(IntEnum):
@@ -48,11 +51,11 @@ FRONTMATTER_OPEN = "frontmatter"
 
 State = Fence | str | None
 
-_FENCE = re.compile(r"[ \t]*+(`{3,}+|~{3,}+)[ \t]*+([^\s]*+)(.*)")
+_FENCE = LazyPattern(r"[ \t]*+(`{3,}+|~{3,}+)[ \t]*+([^\s]*+)(.*)")
 # A heading's opening; the rest is read by `heading` without a pattern (linear time).
-_HEADING = re.compile(r" {0,3}+(#{1,6}+)")
-_LIST_ITEM = re.compile(r"([ \t]*+)([-*+]|\d{1,9}+[.)])(?:[ \t]|\r?$)")
-_RULE = re.compile(r" {0,3}+(?:(?:\*[ \t]*+){3,}+|(?:-[ \t]*+){3,}+|(?:_[ \t]*+){3,}+)\r?$")
+_HEADING = LazyPattern(r" {0,3}+(#{1,6}+)")
+_LIST_ITEM = LazyPattern(r"([ \t]*+)([-*+]|\d{1,9}+[.)])(?:[ \t]|\r?$)")
+_RULE = LazyPattern(r" {0,3}+(?:(?:\*[ \t]*+){3,}+|(?:-[ \t]*+){3,}+|(?:_[ \t]*+){3,}+)\r?$")
 _BLANK = Line(LineKind.BLANK)
 _TEXT = Line(LineKind.TEXT)
 _RULE_LINE = Line(LineKind.RULE)
@@ -228,14 +231,14 @@ def text_lines(text: str) -> list[str]:
 
 # --- links --------------------------------------------------------------------------------
 
-_SCHEME = re.compile(r"^[A-Za-z][\w+.-]*:")
+_SCHEME = LazyPattern(r"^[A-Za-z][\w+.-]*:")
 # Linear in the line: possessive where nothing gives back, and no part runs past where another
 # link could start. [label](target "title") and <target> forms; an image's `!` leads the label.
-INLINE_LINK = re.compile(
+INLINE_LINK = LazyPattern(
     r"\[(?P<label>[^\[\]\n]*+)\]\(\s*+(?:<(?P<angled>[^<>\n]*+)>|(?P<bare>[^\s()]++))"
     r"(?:\s++(?:\"[^\"]*+\"|'[^']*+'))?\s*+\)"
 )
-REFERENCE_DEFINITION = re.compile(r"^ {0,3}\[[^\]]++\]:\s*+<?(?P<target>[^\s>]++)>?")
+REFERENCE_DEFINITION = LazyPattern(r"^ {0,3}\[[^\]]++\]:\s*+<?(?P<target>[^\s>]++)>?")
 
 
 def link_target(match: re.Match[str]) -> str:
