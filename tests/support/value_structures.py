@@ -202,11 +202,6 @@ SIXTH: tuple[Case, ...] = (
     # A plus joining two products ("Redis 7 + Sentinel"): the first one's version.
     Case("named thing", "- Cache: Redis 7 + Sentinel.", "- We run Redis 6.", C, SAME),
     Case("named thing", "- Cache: Redis 7 + Sentinel.", "- Cache: Redis 7.", N, SAME),
-    # A possessive before a config span names whose setting it is.
-    Case("config key", "Wrap at 120 (black's `line-length = 120`).",
-         "```toml\n[tool.black]\nline-length = 100\n```", C, SAME),
-    Case("config key", "Wrap at 120 (black's `line-length = 120`).",
-         "```toml\n[tool.isort]\nline-length = 100\n```", N, SAME),
     # A program's long flag, in its command or said of it, and its own config file's key.
     Case("program flag", "- Start the app with `uvicorn shop.asgi:app --workers 4`.",
          "- Uvicorn runs with `--workers 2` in the container image.", C, SAME),
@@ -225,5 +220,5 @@ SIXTH: tuple[Case, ...] = (
          "- Lines up to 80 characters in the docs folder.", N, SAME),
 )  # fmt: skip
 """Written by v99 on 28 Nov 2026 (issue 94) for the readings of a product joined by a plus,
-a possessive's config span, a program's long flag and its config file's fence, and a bound
-read as a port — before they were read."""
+a program's long flag and its config file's fence, and a bound read as a port — before they
+were read."""

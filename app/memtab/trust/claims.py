@@ -62,7 +62,7 @@ from memtab.trust.reading.attached import claimed, said, structured
 from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, named, same_count
 from memtab.trust.reading.ports import of_project, port_key, ports, same_service
 from memtab.trust.reading.scopes import SCOPE_STEMS, scope_of
-from memtab.trust.reading.settings import same_setting, setting_key, settings, unowned
+from memtab.trust.reading.settings import same_setting, setting_key, settings
 from memtab.trust.reading.tools import (
     OLD_PART,
     TOOL_WORDS,
@@ -389,10 +389,7 @@ def group_keys(claim: Claim) -> tuple[str, ...]:
         return tuple(filter(None, claim.key.split("|")[:2]))  # its service's names
     if claim.kind == "tool":
         return (claim.key.split(":", 1)[0],)
-    if claim.kind == "setting":
-        name = claim.key.split("|", 1)[0]
-        return (name, unowned(name)) if unowned(name) else (name,)
-    if claim.kind == "version" or claim.key.startswith("count:"):
+    if claim.kind in ("version", "setting") or claim.key.startswith("count:"):
         return (claim.key.split("|", 1)[0],)
     stems = claim.key.split()
     if claim.kind == "always-never":  # met by what is done; when it holds is `opposite`'s

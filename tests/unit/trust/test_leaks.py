@@ -333,18 +333,3 @@ def test_a_project_s_path_written_from_the_home_folder_names_it(tmp_path: Path) 
     beside = "# Notes\n\n- Keep notes in `~/src/homelab-notes/` and `~/src/homelabs`.\n"
     assert engine.leaks_of([memory("global", "notes.md", beside)], known) == []
 
-
-def test_a_project_named_by_a_word_is_named_as_an_owner_in_global_memory() -> None:
-    """`/src/heron`'s "heron's ingest queue" in global memory is a fact of that project alone
-    (issue 94); said in another project's memory it is a bare name, a reference; "a heron"
-    and a generic word's possessive ("the server's port", project `/src/server`) name none."""
-    heron, shop, server = "/src/heron", "/src/shop", "/src/server"
-    known = {path: identity_of(path) for path in (heron, shop, server)}
-    engine = LeaksEngine(Home(Path("/nowhere")))
-    said = "# Jobs\n\n- The NAS also runs Heron’s nightly ingest queue.\n"
-    [leak] = engine.leaks_of([memory("global", "jobs.md", said)], known)
-    assert (leak.kind, leak.belongs_to, leak.place.line) == ("project-in-global", heron, 3)
-    in_shop = replace(memory("claude:x", "jobs.md", said), project=shop)
-    assert engine.leaks_of([in_shop], known) == []
-    neither = "# Birds\n\n- A heron nests here; the server's port is 8080; herons's, heron'sx.\n"
-    assert engine.leaks_of([memory("global", "birds.md", neither)], known) == []

@@ -3,11 +3,9 @@
 Each project Memtab knows (the registry's projects and workspaces, and the projects other
 agents' memory belongs to) is known by what names it (`Identity`): its path, its folder's
 name where that is no word of its own (`acme-api`, `billing_svc2`; never `ledger`), its
-repository (`owner/name`, from the checkout's `origin` remote when it is on this disk),
-its folder's name where that is one word of no generic sense, said as an owner ("kestrel's
-staging stack": a bare name) and its hosts (a host name of three labels or more that one
-project's memory names and no other's does: `api.acme.internal`). Every memory's lines are
-read for them once, and:
+repository (`owner/name`, from the checkout's `origin` remote when it is on this disk)
+and its hosts (a host name of three labels or more that one project's memory names and no
+other's does: `api.acme.internal`). Every memory's lines are read for them once, and:
 
 - a project's memory naming another project's path, repository or host (a bare name is
   a reference: "talks to acme-api") belongs in that project's memory, or (naming
@@ -49,7 +47,6 @@ from memtab.store.home import Home
 from memtab.store.sidecars.registry import MULTI_PROJECT_KEY, load_registry
 from memtab.trust.leaks.checkouts import KeptCheckouts, checkout_names, evidence
 from memtab.trust.leaks.hosts import (
-    GENERIC_WORDS,
     company_domains,
     hosts_in,
     project_hosts,
@@ -75,8 +72,6 @@ _NO_PERSON_NAMES = """runner runneradmin ubuntu ec2-user user username node vagr
     linuxbrew root foo bar baz"""
 _NO_PERSON = frozenset(_NO_PERSON_NAMES.split())
 """Home folders that are nobody's in particular: CI runners', images' and docs' users."""
-_PLAIN_NAME = re.compile(r"^[a-z]{4,}$")
-"""A folder name that is one word (`kestrel`, `orchard`; not a generic one: `server`)."""
 _DISTINCT_NAME = re.compile(r"^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+$|^[a-z]+[0-9]+[a-z0-9]*$")
 """A folder name that names only its project: words joined by `-` or `_`, or with digits."""
 
@@ -89,9 +84,6 @@ class Identity:
     names: tuple[str, ...]
     places: frozenset[str] = frozenset()
     """The hosts and places its checkout names (`checkouts.checkout_places`)."""
-    owner: str = ""
-    """Its folder's name where that is one word (`kestrel`): it names the project only as
-    an owner ("kestrel's staging stack"), never alone ("a kestrel"), and as a bare name."""
 
 
 class Mention(NamedTuple):
@@ -112,7 +104,7 @@ class FileMentions(NamedTuple):
     secrets: tuple[Mention, ...]
 
 
-MENTIONS_VERSION = "3"
+MENTIONS_VERSION = "2"
 """Bumped when what is read of a file changes (these readers, or the redaction's rules they
 ask what is a secret): a cache of another is read again."""
 
@@ -196,14 +188,13 @@ class LeaksEngine(MemoryEngine):
         # The longest first (a name inside another is not matched first), then by name:
         # the cache is kept for these names in this order (a set's order is the process's).
         names = sorted({n for i in projects.values() for n in i.names}, key=lambda n: (-len(n), n))
-        owners = sorted({i.owner for i in projects.values() if i.owner})
-        pattern, owned = _names_pattern(names), _owners_pattern(owners)
+        pattern = _names_pattern(names)
         ordered = sorted(documents, key=lambda d: (d.path, d.key))
         mentions = self._mentions.of_all(
             ordered,
-            lambda d: mentions_of(d.text, pattern, owned),
+            lambda d: mentions_of(d.text, pattern),
             everything=everything,
-            context=(MENTIONS_VERSION, *names, "'s", *owners),
+            context=(MENTIONS_VERSION, *names),
         )
         owner = _Owners(projects)
         copies = copies_of(ordered)
@@ -270,7 +261,7 @@ class _Owners:
     which it spells in other case (`/Users/Alice/code` written `/users/alice/code`)."""
 
     def __init__(self, projects: Mapping[str, Identity]) -> None:
-        self._exact = {n: path for path, i in projects.items() for n in (*i.names, i.owner) if n}
+        self._exact = {n: path for path, i in projects.items() for n in i.names}
         folded: dict[str, set[str]] = defaultdict(set)
         for name, path in self._exact.items():
             folded[name.lower()].add(path)
@@ -295,8 +286,7 @@ def identity_of(path: str, kept: KeptCheckouts | None = None, user_home: str = "
     places, slug = checkout_names(path, kept)
     if slug is not None:
         names.append(slug)
-    owner = folder if _PLAIN_NAME.match(folder) and folder not in GENERIC_WORDS else ""
-    return Identity(path, tuple(dict.fromkeys(names)), places, owner)
+    return Identity(path, tuple(dict.fromkeys(names)), places)
 
 
 def _names_pattern(names: Sequence[str]) -> re.Pattern[str] | None:
@@ -307,19 +297,8 @@ def _names_pattern(names: Sequence[str]) -> re.Pattern[str] | None:
     return re.compile(rf"(?<![\w.-])({alternatives})(?![\w-]|\.(?!git\b)\w)", re.IGNORECASE)
 
 
-def _owners_pattern(owners: Sequence[str]) -> re.Pattern[str] | None:
-    """A project's plain name as an owner: "kestrel's", "Kestrel’s"."""
-    if not owners:
-        return None
-    alternatives = "|".join(re.escape(name) for name in owners)
-    return re.compile(rf"(?<![\w.'’/-])({alternatives})['’]s\b", re.IGNORECASE)
-
-
-def mentions_of(
-    text: str, names: re.Pattern[str] | None, owners: re.Pattern[str] | None = None
-) -> FileMentions:
-    """What a memory's text names, line by line: `names` its projects' names, `owners`
-    their plain names said as owners."""
+def mentions_of(text: str, names: re.Pattern[str] | None) -> FileMentions:
+    """What a memory's text names, line by line."""
     found_names: list[Mention] = []
     hosts: list[Mention] = []
     personal: list[Mention] = []
@@ -331,9 +310,6 @@ def mentions_of(
                 Mention(number, m.group(1), _as_path(line, m.start(), m.group(1)))
                 for m in names.finditer(line)
             ]
-        if owners is not None and ("'" in line or "’" in line):
-            # A bare name, as the folder's distinct name alone: global memory's leak only.
-            found_names += [Mention(number, m.group(1), False) for m in owners.finditer(line)]
         if "." in line:
             hosts += [Mention(number, host) for host in hosts_in(line)]
         hosts += [Mention(number, place) for place in places_in(line)]

@@ -67,7 +67,7 @@ _FILE_ENDINGS = frozenset(
 _GENERIC = """api app apps web www site docs doc data core main admin auth test tests prod
     staging dev service services server client backend frontend common shared tools infra
     deploy platform mobile android ios cli lib sdk user users billing payments mail"""
-GENERIC_WORDS = frozenset(_GENERIC.split())
+_GENERIC_WORDS = frozenset(_GENERIC.split())
 """Words too common to say which project a host is (`api-gateway`, `billing-ledger`)."""
 MIN_FILES = 2
 _POSSESSIVE = re.compile(r"(?<![\w.-])([a-z0-9][a-z0-9_-]*+)['’]s(?=\s)")
@@ -105,9 +105,9 @@ def project_words(path: str, names: Iterable[str]) -> tuple[str, ...]:
     """What a host's label may say of the project at `path` (`names`: its names): its
     folder's name, and that name's first word when it is one of its own."""
     folder = path.rstrip("/").rsplit("/", 1)[-1].lower()
-    words = [folder] if folder and folder not in GENERIC_WORDS else []
+    words = [folder] if folder and folder not in _GENERIC_WORDS else []
     first = folder.replace("_", "-").partition("-")[0]
-    if first != folder and len(first) >= 4 and first.isalpha() and first not in GENERIC_WORDS:
+    if first != folder and len(first) >= 4 and first.isalpha() and first not in _GENERIC_WORDS:
         words.append(first)
     return tuple(dict.fromkeys(words))
 

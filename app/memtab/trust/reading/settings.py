@@ -2,9 +2,8 @@
 
 A setting is an upper-case name and its value in a code span (or a config file's, a
 number or a flag: "`max_connections = 200`", "`replicas: 3`"; or a name in a code span
-given a number after it: "set `WEB_CONCURRENCY` to 4"; a possessive before the span names
-the tool it is of: "ruff's `line-length = 88`"; a program's long flag given a number is
-that program's setting: "Gunicorn runs with `--workers 5`"), the
+given a number after it: "set `WEB_CONCURRENCY` to 4"; a program's long flag given a
+number is that program's setting: "Gunicorn runs with `--workers 5`"), the
 only value of that name in its clause; never a secret (a token, a key, a password) nor
 one that names where it runs (`NODE_ENV`, `LOG_LEVEL`, a host, a path). What comes
 before an arrow is what was ("`X=4` -> `X=8`", "when asked… -> set `X=8`"); a clause that
@@ -57,8 +56,6 @@ _SET_TO = re.compile(
 )
 """A setting named in a code span and given a number after it: "set `WEB_CONCURRENCY` to
 4", "`max_connections` is 200" (a name of one word — a tool's — is no setting's)."""
-_OWNER = re.compile(r"(?<![\w.-])(?P<owner>[A-Za-z][\w.-]*+)'s\s++$")
-"""Whose a setting is, said as a possessive right before its span: "ruff's `line-length = 88`"."""
 _SPAN = re.compile(r"`([^`\n]++)`")
 _WORD = re.compile(r"[\w.+-]++")
 _FLAG = re.compile(
@@ -87,7 +84,7 @@ def settings(sentence: str) -> list[Setting]:
             continue
         said = [*_SETTING.finditer(clause), *_CONFIG.finditer(clause), *_SET_TO.finditer(clause)]
         given = [(m.group("key"), m.group("value"), m.start(), m.end()) for m in said]
-        for key, value, start, end in [*given, *_flags(clause)]:
+        for key, value, _, end in [*given, *_flags(clause)]:
             if _WHERE_IT_RUNS.search(key.upper()) or _PLACEHOLDER.match(value):
                 continue
             name = key
@@ -96,9 +93,6 @@ def settings(sentence: str) -> list[Setting]:
             rest = _CONFIG.sub(" ", _SETTING.sub(" ", clause))
             purpose = _FOR.search(clause, end)
             whose = purpose.group("what") if purpose is not None else ""
-            owner = _OWNER.search(clause, 0, start)  # "ruff's `line-length = 88`": ruff's
-            if owner is not None:
-                whose = f"{whose} {owner.group('owner')}"
             whose = " ".join(sorted(set(stems_of(whose)) - SCOPE_STEMS))
             found[name] = Setting(name, value, scope_of(rest), whose)
     return list(found.values())
@@ -138,27 +132,9 @@ def setting_key(setting: Setting) -> str:
 def same_setting(one: str, other: str) -> bool:
     """Whether two settings' keys (`setting_key`) are of one name in one place, for one
     thing — what one is for the other's or a part of it ("the import jobs" are the
-    importer's), or one of them for nothing in particular; a name under its tool's
-    section (`[tool.ruff]`'s `line-length`) is the name said as that tool's ("ruff's")."""
+    importer's), or one of them for nothing in particular."""
     name, scope, whose = one.split("|", 2)
     other_name, other_scope, other_whose = other.split("|", 2)
     mine, theirs = set(whose.split()), set(other_whose.split())
-    if name != other_name:
-        if not (_owned_as(name, other_name, theirs) or _owned_as(other_name, name, mine)):
-            return False
-        mine, theirs = mine - theirs, theirs - mine  # the tool named both ways
     for_one = not mine or not theirs or mine <= theirs or theirs <= mine
-    return for_one and same_place(unpack(scope), unpack(other_scope))
-
-
-def _owned_as(name: str, other: str, whose: set[str]) -> bool:
-    """Whether `name` is `other` under a section `whose` names (`ruff_line_length`, "ruff's
-    `line-length`")."""
-    section, _, rest = name.partition("_")
-    return rest == other and bool(whose) and set(stems_of(section)) <= whose
-
-
-def unowned(name: str) -> str:
-    """A setting's name without the section it may be under (`ruff_line_length`:
-    `line_length`), what it is compared by too (`claims.group_keys`)."""
-    return name.partition("_")[2]
+    return name == other_name and for_one and same_place(unpack(scope), unpack(other_scope))
