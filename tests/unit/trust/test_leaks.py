@@ -332,4 +332,3 @@ def test_a_project_s_path_written_from_the_home_folder_names_it(tmp_path: Path) 
         assert (leak.kind, leak.belongs_to, leak.place.line) == ("project-in-global", project, 3)
     beside = "# Notes\n\n- Keep notes in `~/src/homelab-notes/` and `~/src/homelabs`.\n"
     assert engine.leaks_of([memory("global", "notes.md", beside)], known) == []
-
