@@ -55,8 +55,9 @@ COMMIT_FILES = 5000
 COMMIT_S = 1.0
 # A tie running past the hits asked is answered by asking for the tied files' ids in order, so many
 # per file wanted each time, before every tied match is read and ordered (notes made from one
-# template tie by the thousand).
-TIE_PROBES = (4, 64)
+# template tie by the thousand). First the ids wanted alone: where every note ties they are the
+# answer, and a probe costs the engine in proportion to the ids it names.
+TIE_PROBES = (1, 4, 64)
 
 T = TypeVar("T")
 Key = tuple[str, str]

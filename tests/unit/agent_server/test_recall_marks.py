@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from memtab.agent_server.pages import recall_marks
 from memtab.agent_server.service import MemoryService
 from memtab.check.recalled import RecallChecks
 from memtab.checked import cache as cache_module
@@ -146,3 +147,33 @@ def test_a_page_of_results_looks_at_the_check_cache_once(
 
     assert len(found) > 3
     assert looked == [tmp_path / "checks.json"]
+
+
+def test_a_files_place_is_worked_out_once_and_its_edit_seen_at_the_next_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 97: every search parsed each result's path again to find its file; a session keeps
+    each file's place, and still stats the file itself: an edit drops its marks at once."""
+    home = copied_demo_home(tmp_path / "demo")
+    checks = RecallChecks(home, cache=CheckCache(home, path=tmp_path / "checks.json"))
+    checks.check_now(MAIN_ID)
+    checks.stop()
+    workspace = load_registry(home).require_workspace(MAIN_ID)
+    service = MemoryService(home, workspace, writes="off", checks=checks)
+    parsed: list[str] = []
+    parse = recall_marks.parse_file_path
+    monkeypatch.setattr(
+        recall_marks, "parse_file_path", lambda raw: parsed.append(raw) or parse(raw)
+    )
+
+    def setup_hit() -> dict[str, str]:
+        found = json.loads(service.call("search", {"query": "make serve"}, "t").text)["results"]
+        return next(hit for hit in found if hit["path"] == "/memories/workspace/dev-setup.md")
+
+    assert setup_hit()["check"] == "2 lines false or stale (6, 7)"
+    first = len(parsed)
+    assert first > 0 and setup_hit()["check"] == "2 lines false or stale (6, 7)"
+    assert len(parsed) == first  # the second search worked out no place again
+    edited = home.workspace_root(MAIN_ID) / "dev-setup.md"
+    edited.write_text(edited.read_text() + "- Run `make serve` after a pull.\n")
+    assert setup_hit()["check"] != "2 lines false or stale (6, 7)"

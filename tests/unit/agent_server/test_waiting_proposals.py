@@ -7,13 +7,18 @@ of a file a proposal would make or change says so."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from memtab.agent_server.pages import waiting as waiting_module
 from memtab.agent_server.service import MemoryService
-from memtab.store.proposals.queue import ProposalQueue, proposals_path
+from memtab.store.home import Home
+from memtab.store.proposals.queue import ProposalQueue, proposals_path, proposing_workspaces
 from memtab.store.sidecars.registry import load_registry
 
 from .session_homes import WORKSPACE_ID, TwoProjects, two_projects
@@ -137,3 +142,28 @@ def test_a_queue_that_cannot_be_read_holds_nothing_waiting(
     found = answer(in_workspace, "search", query="deploy")
     assert found["waitingInInbox"] == 1  # the workspace's, the unreadable queue holding none
     assert path.read_text() == "{not json"  # read, never changed
+
+
+def test_the_folder_of_queues_is_listed_again_only_when_it_changed(
+    homes: TwoProjects, sessions: list[MemoryService], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A search stats the Inbox's folder instead of listing it (issue 97: the look-alike search's
+    file checks); a queue another workspace starts is seen at the next search."""
+    in_workspace = session(homes, sessions, workspace=True)
+    propose(in_workspace, "/memories/global/deploy.md")
+    queue = proposals_path(homes.home, WORKSPACE_ID)
+    old = time.time() - 60  # past the racy margin: the folder's stamp tells a change
+    os.utime(queue.parent, (old, old))
+    listings: list[int] = []
+
+    def counted(home: Home) -> list[str]:
+        listings.append(1)
+        return proposing_workspaces(home)
+
+    monkeypatch.setattr(waiting_module, "proposing_workspaces", counted)
+    for _ in range(3):
+        assert answer(in_workspace, "search", query="deploy")["waitingInInbox"] == 1
+    assert len(listings) == 1
+    shutil.copy(queue, queue.with_name("w-other.json"))  # its proposal for global memory
+    assert answer(in_workspace, "search", query="deploy")["waitingInInbox"] == 2
+    assert len(listings) == 2

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import tantivy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -190,3 +191,24 @@ def test_the_words_of_a_line_are_found_as_its_tokens_hold_them(line: str, asked:
     wanted = set(query_terms(" ".join(asked)))
     folded = line.casefold()
     assert _words_in(wanted, folded) == _held(wanted, tokens(line))
+
+
+def test_notes_that_all_tie_are_answered_from_a_probe_of_the_ids_wanted_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 97: where every note ties, the first ids are the answer; a probe of four times as
+    many cost the engine four times as much (a look-alike search's largest part)."""
+    keys = [f"n{number:03}.md" for number in range(300)]
+    index = indexed(tmp_path, {key: "release notes\nstaging first" for key in reversed(keys)})
+    probed: list[object] = []
+    term_query = tantivy.Query.term_query
+
+    def counted(schema: Any, field: str, value: Any) -> Any:
+        if field == "number":
+            probed.append(value)
+        return term_query(schema, field, value)
+
+    monkeypatch.setattr(tantivy.Query, "term_query", staticmethod(counted))
+    assert [hit.id for hit in index.search("staging", ROOTS, limit=10)] == keys[:10]
+    assert len(probed) == 10
+    index.close()

@@ -27,7 +27,7 @@ from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
 from memtab.sources.listing import SourceFileRow
 from memtab.store.home import Home
-from memtab.store.paths import PathError, Scope, parse_file_path
+from memtab.store.paths import PathError, parse_file_path
 from memtab.store.scopes.file_rows import FileRow
 from memtab.store.scopes.memory import MemoryStore, MemoryStoreError
 
@@ -35,6 +35,8 @@ UNREAD_ASK_S = 60.0
 """A file the cache has nothing of asks for a check at most this often."""
 _SOURCES_TTL_S = 30.0
 """How long the other agents' source roots are taken as found (a file id's place)."""
+_PLACES_KEPT = 50_000
+"""The memory files whose place on disk a session keeps (xum's 1,000 a scope, many times over)."""
 
 
 class Checks(Protocol):
@@ -91,6 +93,7 @@ class RecallMarks:
         self._lock = threading.Lock()
         self._roots: dict[str, str] = {}
         self._roots_at: float | None = None
+        self._places: dict[str, str] = {}  # a store file's virtual path: its place on disk
         self._asked_at: float | None = None
         self._monotonic = monotonic or time.monotonic
 
@@ -105,9 +108,8 @@ class RecallMarks:
         return self._asked(self._checks.state(physical, sha256=sha256, stamps=stamps))
 
     def states(self, paths: Sequence[str], stamps: dict[str, str]) -> list[CheckState | None]:
-        """`state` of each of a page's files, each scope's root and the cache read once."""
-        roots: dict[Scope, str] = {}
-        physicals = [self.physical(path, roots) for path in paths]
+        """`state` of each of a page's files, the cache read once."""
+        physicals = [self.physical(path) for path in paths]
         read = iter(self._checks.states([p for p in physicals if p is not None], stamps=stamps))
         return [None if physical is None else self._asked(next(read)) for physical in physicals]
 
@@ -124,9 +126,11 @@ class RecallMarks:
                 self._checks.refresh(self._workspace_id())
         return state
 
-    def physical(self, path: str, roots: dict[Scope, str] | None = None) -> str | None:
-        """Where the file a virtual path or another agent's file id names is on disk (`roots`: the
-        scopes' roots found so far, filled)."""
+    def physical(self, path: str) -> str | None:
+        """Where the file a virtual path or another agent's file id names is on disk (a store
+        file's kept: its scope's root is the session's for good)."""
+        if (place := self._places.get(path)) is not None:
+            return place
         if path.split(":", 1)[0] in OTHER_AGENTS:
             try:
                 ref = parse_file_id(path)
@@ -138,14 +142,13 @@ class RecallMarks:
             virtual = parse_file_path(path)
             if virtual.scope is None:
                 return None
-            root = roots.get(virtual.scope) if roots is not None else None
-            if root is None:
-                root = os.fspath(self._reader.root(virtual.scope))
-                if roots is not None:
-                    roots[virtual.scope] = root
-            return os.path.join(root, *virtual.segments)
+            place = os.path.join(os.fspath(self._reader.root(virtual.scope)), *virtual.segments)
         except (PathError, MemoryStoreError, OSError):
             return None
+        if len(self._places) >= _PLACES_KEPT:
+            self._places.clear()
+        self._places[path] = place
+        return place
 
     def _source_root(self, source_id: str) -> str | None:
         now = self._monotonic()

@@ -6,16 +6,18 @@ see once accepted, `search` shows those its words find, marked not accepted, and
 file a proposal would make or change says so.
 
 A session sees its workspace's queue whole and the proposals for global memory of every queue
-(global memory is every project's). Queues are read again only when their file changed.
+(global memory is every project's). Queues are read again only when their file changed, and the
+folder of queues listed again only when it changed (a search stats the folder and each queue).
 """
 
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from memtab.fs.memo import Stamp, stamp_of
+from memtab.fs.memo import RACY_MARGIN_NS, Stamp, stamp_of
 from memtab.fs.records import Record
 from memtab.humanize import plural
 from memtab.search_index.ranking import best_line
@@ -58,12 +60,15 @@ class Waiting:
     def __init__(self, home: Home) -> None:
         self.home = home
         self._read: dict[str, tuple[Stamp, list[AgentProposal]]] = {}
+        self._folder = os.fspath(proposals_path(home, GLOBAL_QUEUE).parent)
+        self._paths: dict[str, Path] = {}  # each queue's file
+        self._listed: tuple[Stamp, list[str]] | None = None  # the queues, as the folder was
 
     def pending(self, workspace_id: str | None, scope: str | None = None) -> list[AgentProposal]:
         """What waits for a session of `workspace_id` (None: without one), oldest first; `scope`:
         only the proposals for that scope's memory (another agent's: none)."""
         found: list[AgentProposal] = []
-        for key in [*proposing_workspaces(self.home), GLOBAL_QUEUE]:
+        for key in [*self._workspaces(), GLOBAL_QUEUE]:
             for proposal in self._queue(key):
                 target = _scope_of(proposal)
                 if target is None or (key != workspace_id and target is not Scope.GLOBAL):
@@ -72,8 +77,25 @@ class Waiting:
                     found.append(proposal)
         return sorted(found, key=lambda proposal: proposal.created_at)
 
+    def _workspaces(self) -> list[str]:
+        """`proposing_workspaces`, listed again when the folder changed (or changed too lately for
+        its stamp to tell a change in the same clock tick)."""
+        try:
+            info = os.stat(self._folder)
+        except OSError:
+            return []
+        stamp = stamp_of(info)
+        if self._listed is not None and self._listed[0] == stamp:
+            return self._listed[1]
+        workspaces = proposing_workspaces(self.home)
+        settled = info.st_mtime_ns < time.time_ns() - RACY_MARGIN_NS
+        self._listed = (stamp, workspaces) if settled else None
+        return workspaces
+
     def _queue(self, key: str) -> list[AgentProposal]:
-        path = proposals_path(self.home, key)
+        path = self._paths.get(key)
+        if path is None:
+            path = self._paths[key] = proposals_path(self.home, key)
         stamp = _stamp(path)
         kept = self._read.get(key)
         if kept is not None and kept[0] == stamp:
