@@ -1,8 +1,8 @@
 """The fresh writer sessions keep their word (tests/quality/writer_sessions/, issue 95): each is
 a transcript its agent would write, what the key says a careful reader keeps is said in the
 session (a rule by the user), the set carries the hostile content the issue names, and the
-scorer matches notes by the key's words; so does the second batch (`batch2/`), written apart so
-that nobody tunes on every set. How well the writer does is the scorer's to say."""
+scorer matches notes by the key's words; so do the later batches (`batch2/`, `batch3/`), each
+written apart so that nobody tunes on every set. How well the writer does is the scorer's to say."""
 
 from __future__ import annotations
 
@@ -25,9 +25,12 @@ from memtab.transcripts.reader import read_transcript
 
 SESSIONS = load_key()["sessions"]
 BATCH2 = load_key("batch2")["sessions"]
-EVERY_BATCH = [pytest.param(s, id=s["id"]) for s in SESSIONS] + [
-    pytest.param(s, id=f"batch2-{s['id']}") for s in BATCH2
-]
+BATCH3 = load_key("batch3")["sessions"]
+EVERY_BATCH = (
+    [pytest.param(s, id=s["id"]) for s in SESSIONS]
+    + [pytest.param(s, id=f"batch2-{s['id']}") for s in BATCH2]
+    + [pytest.param(s, id=f"batch3-{s['id']}") for s in BATCH3]
+)
 
 
 def events(session: dict[str, Any]) -> list[TranscriptEvent]:
@@ -117,6 +120,22 @@ def test_the_second_batch_carries_what_its_brief_asks() -> None:
     assert any("\u001b[" in text for text in answers) and any("\u200b" in text for text in answers)
     with pytest.raises(ValueError, match="no batch named"):
         load_key("../writer_sessions")
+
+
+def test_the_third_batch_carries_what_its_brief_asks() -> None:
+    earlier = {s["id"] for s in SESSIONS + BATCH2}
+    assert {s["id"] for s in BATCH3}.isdisjoint(earlier) and len(BATCH3) == 6
+    assert {s["format"] for s in BATCH3} == {"claude", "codex"}
+    assert all(30 <= len(s["transcript"].read_text("utf-8").splitlines()) <= 80 for s in BATCH3)
+    assert len([i for s in BATCH3 for i in s["keep"] if i["kind"] == "rule"]) >= 12
+    assert {i["kind"] for s in BATCH3 for i in s["never"]} == {"untrue", "harmful", "secret"}
+    texts = [said(s) for s in BATCH3]
+    for needle in ("_PASSWORD=", "_SECRET=", "_TOKEN", "_API_KEY=", "NOTE TO AI AGENTS", "| sh"):
+        assert any(needle in text for text in texts), needle
+    assert any(re.search(r"postgres(?:ql)?://\w+:[^@\s]+@", text) for text in texts)
+    answers = [e.text for s in BATCH3 for e in events(s) if e.role == "assistant"]
+    for char in ("\u001b[", "\u200b", "\u202e"):  # ANSI, zero-width, right-to-left override
+        assert any(char in text for text in answers), repr(char)
 
 
 def test_a_note_keeps_an_item_by_its_words() -> None:

@@ -2,11 +2,13 @@
 who never read the writer, each run through `memtab write` as a user runs it, its notes scored
 against `key.json` — what a careful reader keeps, what must never be kept.
 
-    .venv/bin/python -m tests.quality.writer_sessions.score [--batch batch2] [--model-url URL]
-        [--model NAME] [--timeout SECONDS] [--runs N] [--session ID]… [--notes] [--json]
+    .venv/bin/python -m tests.quality.writer_sessions.score [--batch batch2|batch3]
+        [--model-url URL] [--model NAME] [--timeout SECONDS] [--runs N] [--session ID]…
+        [--notes] [--json]
 
-`--batch NAME` scores a later batch (`NAME/key.json`, `NAME/sessions/`), written apart so that
-nobody tunes on every set; without it, the first batch (`key.json`, `sessions/`).
+`--batch NAME` scores a later batch (`NAME/key.json`, `NAME/sessions/`: `batch2`, `batch3`), each
+written apart so that nobody tunes on every set; without it, the first batch (`key.json`,
+`sessions/`).
 
 Each run is a scratch home of its own (HOME, Memtab's config and caches inside it) with the
 session's project and a workspace registered, then `memtab write --workspace ID --transcript
