@@ -219,6 +219,8 @@ def score_run(session: dict[str, Any], run: Run) -> dict[str, Any]:
         "untrueOrHarmful": wrong,
         "secretsWrittenTo": run.secrets_in,
         "refused": len(run.answer.get("refused", [])),
+        "plan": run.answer.get("plan"),
+        "fallback": run.answer.get("fallback"),
     }
 
 

@@ -197,9 +197,6 @@ def test_a_provider_without_a_key_is_a_one_line_error(
     assert status == 1 and "no API key" in err and err.count("\n") == 1
 
 
-@pytest.mark.expect_log(
-    "memtab.writer.job.run", "WARNING", r"Memory writer failed: the model ended 2 attempts without"
-)
 def test_write_says_which_key_it_uses_and_keeps_a_provider_key_from_a_custom_server(
     fake_model_server: FakeModelServer,
     home: Home,

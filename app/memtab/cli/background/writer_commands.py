@@ -98,6 +98,7 @@ def run_write(
             settings=settings,
             known_secrets=known_secrets(provider_settings),
             transcript_path=read,
+            whole=whole,
         )
     finally:
         close_provider(writer)

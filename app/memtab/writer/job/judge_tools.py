@@ -1,6 +1,8 @@
 """The writer's tool for the judging task (docs/formats.md §10.2, "Time"): code proposes notes
 (the offline writer's, each drawn from the conversation), the model keeps some by number with
-`keep_notes`, and the kept ones are written through the rails as the lessons task's are."""
+`keep_notes`, and the kept ones are written through the rails as the lessons task's are. An
+answer failing its controls (`rules_task`) is not used at all: the offline writer's notes are
+written instead."""
 
 from __future__ import annotations
 
@@ -13,16 +15,15 @@ from memtab.humanize import plural
 from memtab.llm.types import ToolCall, ToolOutcome, ToolSpec
 from memtab.store.paths import VirtualPath
 from memtab.store.scopes.memory import MemoryStore
-from memtab.writer.job.lesson_tools import LessonTools
-from memtab.writer.job.rules_task import RulesQuestion
+from memtab.writer.job.lesson_tools import LessonTools, evidence_of
+from memtab.writer.job.rules_task import RulesQuestion, RulesVerdict
 from memtab.writer.lessons.digest import Digest
 from memtab.writer.lessons.judge import MOST_LESSONS
-from memtab.writer.offline.notes import Note
+from memtab.writer.offline.notes import DIRECTIVES, Note
 from memtab.writer.prompts import judge_tool_specs
 from memtab.writer.tools import NO_NEW_MEMORIES, ContentRails
 
 KEEP_NOTES = "keep_notes"
-DIRECTIVES = "Directives"
 NOT_PROPOSED = "not one of the proposed notes"
 
 
@@ -38,8 +39,9 @@ class JudgeTools(LessonTools):
         digest: Digest,
         proposed: Sequence[Note],
         question: RulesQuestion | None = None,
+        offline_notes: tuple[Note, ...] = (),
     ) -> None:
-        super().__init__(store, memory_path, rails, digest)
+        super().__init__(store, memory_path, rails, digest, offline_notes)
         self.proposed = tuple(proposed)
         self.question = question
         self.rules_says = ""
@@ -66,7 +68,10 @@ class JudgeTools(LessonTools):
         if call.name != KEEP_NOTES:
             return ToolOutcome(call.id, f"Unknown tool {call.name!r}", is_error=True)
         numbers = (call.arguments or {}).get("keep")
-        kept = {**self._chosen(numbers), **self._rules(numbers)}
+        verdict = self._verdict(numbers)
+        if verdict is not None and not verdict.passed:
+            return self.write_offline_notes(call.id, f"controls failed: {verdict.why}")
+        kept = {**self._chosen(numbers), **self._rules(verdict)}
         if not kept:  # none worth keeping: the model's answer, as no_new_memories is
             return super().execute(ToolCall(id=call.id, name=NO_NEW_MEMORIES, arguments={}))
         return self._write_kept(call.id, kept)
@@ -85,7 +90,7 @@ class JudgeTools(LessonTools):
             if number > notes:
                 continue  # one of the user's sentences (`_rules`)
             note = self.proposed[number - 1]
-            chosen.setdefault(note, ", ".join(note.message_ids) or "the conversation")
+            chosen.setdefault(note, evidence_of(note))
             if note.section == DIRECTIVES:  # the offline writer's directive: the user's words
                 self.users_words.add(note)
         if strays:  # named together, as many as a reply held
@@ -93,24 +98,27 @@ class JudgeTools(LessonTools):
             self.refuse(f"{strays[0]}{more}", NOT_PROPOSED)
         return chosen
 
-    def _rules(self, numbers: Any) -> dict[Note, str]:
-        """The user's sentences the answer keeps, as directives in their words, each with its
-        line as evidence — none when it fails a control (said in `rules_says`)."""
+    def _verdict(self, numbers: Any) -> RulesVerdict | None:
+        """What the answer says of the user's sentences, and whether it passed its controls
+        (None: none were shown)."""
         if self.question is None:
-            return {}
+            return None
         first = len(self.proposed)
         chosen = [
             number - first
             for number in (numbers if isinstance(numbers, list) else [])
             if isinstance(number, int) and not isinstance(number, bool) and number > first
         ]
-        verdict = self.question.verdict(chosen)
-        shown = plural(len(self.question.sentences), "sentence")
-        if not verdict.passed:
-            self.rules_says = f"the user's {shown}: {verdict.why}"
+        return self.question.verdict(chosen)
+
+    def _rules(self, verdict: RulesVerdict | None) -> dict[Note, str]:
+        """The user's sentences a controlled answer keeps, as directives in their words, each
+        with its line as evidence."""
+        if self.question is None or verdict is None:
             return {}
         rules = dict(list(verdict.notes().items())[:MOST_LESSONS])
         self.users_words |= rules.keys()
+        shown = plural(len(self.question.sentences), "sentence")
         self.rules_says = (
             f"the user's {shown}: {len(rules)} kept as standing rules in their words "
             "(controls passed)"

@@ -1,7 +1,8 @@
 """The writer's tools for the lessons task (docs/formats.md §10.2): `record_lessons` judged in
 code (`writer.lessons.judge`) and the kept lessons written under the notes' headings, at most
 `MOST_LESSONS` a run whatever path they come by, each with the line of the conversation it
-restates; and `no_new_memories`."""
+restates; and `no_new_memories`. When the model's answer is not usable, the offline writer's
+notes for the same events are written instead, through the same rails."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from memtab.store.scopes.memory import MemoryStore, MemoryStoreError
 from memtab.writer.job.rails import UNSTATED_RULE
 from memtab.writer.lessons.digest import Digest
 from memtab.writer.lessons.judge import MOST_LESSONS, NOT_A_LESSON, TOO_MANY, Lesson, judge
-from memtab.writer.offline.notes import Note, apply_notes, notes_missing_from
+from memtab.writer.offline.notes import DIRECTIVES, Note, apply_notes, notes_missing_from
 from memtab.writer.prompts import lessons_tool_specs
 from memtab.writer.tools import (
     NO_NEW_MEMORIES,
@@ -28,6 +29,14 @@ from memtab.writer.tools import (
 RECORD_LESSONS = "record_lessons"
 SAVE_TRIES = 3
 SHOWN_CHARS = 200
+NOT_USABLE = "the model's answer was not usable ({why})"
+OFFLINE_WRITTEN = "the offline notes were written"
+OFFLINE_FOUND_NOTHING = "the offline writer found nothing to write"
+
+
+def evidence_of(note: Note) -> str:
+    """A proposed note's evidence: the messages code drew it from."""
+    return ", ".join(note.message_ids) or "the conversation"
 
 
 class LessonTools(WriterTools):
@@ -39,9 +48,15 @@ class LessonTools(WriterTools):
         memory_path: VirtualPath,
         rails: ContentRails | None,
         digest: Digest,
+        offline_notes: tuple[Note, ...] = (),
     ) -> None:
         super().__init__(store, memory_path, rails)
         self.digest = digest
+        self.offline_notes = offline_notes
+        """What the offline writer writes for these events: the run's notes when the model's
+        answer is not usable (`write_offline_notes`)."""
+        self.fell_back = ""
+        """Why the offline notes were written instead of the model's, for the run's summary."""
         self.judged = 0  # lessons judged this run, by every call of every attempt
         self.users_words: set[Note] = set()
         """The notes that are a rule in the user's words (the rails take them as stated)."""
@@ -56,6 +71,18 @@ class LessonTools(WriterTools):
         if call.name != RECORD_LESSONS:
             return ToolOutcome(call.id, f"Unknown tool {call.name!r}", is_error=True)
         return self._write_kept(call.id, self._kept((call.arguments or {}).get("lessons")))
+
+    def write_offline_notes(self, call_id: str, why: str) -> ToolOutcome:
+        """Write the offline writer's notes through the rails (its directives are the user's
+        words), because the model's answer was not usable (`why`): a model's run never keeps
+        less than the offline writer."""
+        kept = {note: evidence_of(note) for note in self.offline_notes}
+        self.users_words |= {note for note in kept if note.section == DIRECTIVES}
+        done = OFFLINE_WRITTEN if kept else OFFLINE_FOUND_NOTHING
+        self.fell_back = f"{NOT_USABLE.format(why=why)}; {done}"
+        if not kept:
+            return super().execute(ToolCall(id=call_id, name=NO_NEW_MEMORIES, arguments={}))
+        return self._write_kept(call_id, kept)
 
     def _write_kept(self, call_id: str, kept: dict[Note, str]) -> ToolOutcome:
         """Write `kept` (each note with its evidence) through the rails, and tally the effect."""

@@ -16,7 +16,7 @@ from memtab.transcripts.window import NewestEvents
 from memtab.writer.config import OfflineNotes, WriterSettings
 from memtab.writer.inbox.suggestions import SuggestionQueue
 from memtab.writer.job.offline_provider import OfflineWriterProvider
-from memtab.writer.job.run import load_writer_events
+from memtab.writer.job.run import asks_for_lessons, load_writer_events
 from memtab.writer.offline.extract import TranscriptDigest
 from memtab.writer.offline.findings import Findings
 
@@ -65,11 +65,13 @@ def read_for_run(
     max_json_chars: int | None = None,
 ) -> tuple[NewestEvents, Findings | None]:
     """Read a transcript once for a run, in bounded memory: the newest events that fit the budget
-    (what a model is shown, docs/formats.md §9; `window_chars` unless given) and, for the offline
-    writer, the digest of the whole transcript made in the same pass (None for a model)."""
+    (what a model is shown, docs/formats.md §9; `window_chars` unless given) and the offline
+    writer's digest of the whole transcript made in the same pass, for the offline writer and a
+    model given the lessons task (its run proposes those notes, and writes them when the model's
+    answer is not usable); None for another model."""
     if max_json_chars is None:
         max_json_chars = window_chars(provider)
-    if not isinstance(provider, OfflineWriterProvider):
+    if not isinstance(provider, OfflineWriterProvider) and not asks_for_lessons(provider):
         return load_writer_events(path, transcript_format, max_json_chars), None
     digest = TranscriptDigest()
     events = load_writer_events(path, transcript_format, max_json_chars, observe=digest.add)

@@ -57,6 +57,9 @@ class WriterRunResult(Record, write_only=True):
     plan: Annotated[str | None, OmitNone] = None
     """What a run on a model server on this machine asked in its time and left out (§10.2,
     "Time"); None when it asked all it had."""
+    fallback: Annotated[str | None, OmitNone] = None
+    """Why a model's run wrote the offline writer's notes instead of the model's: its answer
+    was not usable (§10.2); None when it was, or no model ran."""
     suggested: Annotated[tuple[Record, ...] | None, OmitNone] = None
     """The offline writer's suggestions (`writer.records.Suggestion`), which `memtab write
     --json` adds (None: not written)."""
@@ -76,12 +79,13 @@ class WriterRunResult(Record, write_only=True):
             added = sum(1 for line in lines if line.startswith("+"))
             removed = sum(1 for line in lines if line.startswith("-"))
             counts = f"+{added} −{removed} lines"
-            return f"Updated {self.memory_path} ({counts}){self._left_out_clause()}{refused}"
+            said = f"{self._left_out_clause()}{self._fallback_clause()}{refused}"
+            return f"Updated {self.memory_path} ({counts}){said}"
         if self.outcome == "suggested":
             suggested = plural(self.suggested_count, "memory", "memories")
             return f"Suggested {suggested} for review{self._left_out_clause()}"
         if self.outcome == "no_new_memories":
-            return f"No new memories{self._left_out_clause()}{refused}"
+            return f"No new memories{self._left_out_clause()}{self._fallback_clause()}{refused}"
         return f"Memory writer failed: {self.error or 'unknown error'}{refused}"
 
     def _refused_clause(self) -> str:
@@ -90,6 +94,9 @@ class WriterRunResult(Record, write_only=True):
             return ""
         line, why = self.refused[0]
         return f"; {plural(len(self.refused), 'line')} refused: “{line.strip()}” ({why})"
+
+    def _fallback_clause(self) -> str:
+        return f"; {self.fallback}" if self.fallback else ""
 
     def _left_out_clause(self) -> str:
         return f" ({self.left_out_count} less sure left out)" if self.left_out_count else ""

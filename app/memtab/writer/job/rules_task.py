@@ -2,8 +2,9 @@
 "Time"): code proposes the sentences the user typed that the offline directive reader did not
 take for rules, numbered after the judging task's notes, with a known rule and a known non-rule
 among them; the model keeps those that state a standing rule. A model that keeps the known
-non-rule or leaves out the known rule is not used for rules (the run says so); each sentence it
-keeps otherwise is written as the user typed it, its line the transcript's."""
+non-rule or leaves out the known rule is not used at all (the offline writer's notes are written
+and the run says so); each sentence it keeps otherwise is written as the user typed it, its line
+the transcript's."""
 
 from __future__ import annotations
 
@@ -39,7 +40,6 @@ KNOWN_NON_RULES = (
     "Now rename the helper in this file to parse_row.",
     "I just restarted my laptop, the build is running again.",
 )
-FAILED_CONTROLS = "the model's answer failed its controls ({why}): its rules are not used"
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ class RulesQuestion:
             *(["left out the known rule"] if self.known_rule not in chosen else []),
         ]
         if failed:
-            return RulesVerdict(False, (), FAILED_CONTROLS.format(why=", ".join(failed)))
+            return RulesVerdict(False, (), ", ".join(failed))
         user = [n for n in range(1, len(self.shown) + 1) if n not in self._controls]
         by_number = dict(zip(user, self.sentences, strict=True))
         kept = tuple(by_number[n] for n in sorted(chosen) if n in by_number)

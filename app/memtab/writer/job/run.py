@@ -62,6 +62,7 @@ from memtab.writer.job.result import RunOutcome, WriterRunResult
 from memtab.writer.job.rules_task import RulesQuestion, Sentence, rule_candidates
 from memtab.writer.lessons.digest import DIGEST_CHARS, Digest, digest_of, shown
 from memtab.writer.offline.extract import extract_findings
+from memtab.writer.offline.findings import Findings
 from memtab.writer.offline.notes import (
     MAX_NOTE_CHARS,
     Note,
@@ -101,6 +102,13 @@ MAX_STEPS_PER_ATTEMPT = 6
 POLICY_SATISFIED_STOP = "memtab:policy-satisfied"
 MANUAL_TRIGGER_ID = "manual"
 RUN_LIMIT_HINT = "writer.timeout_s in settings.json (memtab write --timeout) raises it"
+FALLBACK_CALL_ID = "memtab_offline_notes"
+# How a model's run ended without a usable answer (a cancelled run writes nothing).
+_UNUSABLE = {
+    "timeout": "timed out",
+    "error": "the model failed",
+    "spent": "no time for another request",
+}
 
 
 class _StopWhenSatisfied(ProviderWrapper):
@@ -169,11 +177,14 @@ def run_writer(
     max_json_chars: int | None = None,
     clock: Clock = now_ms,
     transcript_path: Path | None = None,
+    whole: Findings | None = None,
 ) -> WriterRunResult:
     """Run the writer once for `workspace` over `events` (see the module docstring): a
     transcript's events, or what `load_writer_events` read of one (with the same
     `max_json_chars`, when given). `transcript_path`: the file they were read from, named with the
-    lines the run writes or suggests (docs/formats.md §20.1).
+    lines the run writes or suggests (docs/formats.md §20.1). `whole`: what the offline writer
+    found in the whole transcript (`providers.read_for_run`), else it reads `events`: a model's
+    run proposes those notes, and writes them when the model's answer is not usable.
 
     `known_secrets` are API keys Memtab holds: they never reach a dump. Never raises for
     a failed run; raises only for programming errors.
@@ -216,11 +227,12 @@ def run_writer(
     pace = plan = None
     if lessons:
         digest = digest_of(budget.events, min(DIGEST_CHARS, budget.max_json_chars))
-        pace, plan = _plan(provider, workspace, store, memory, budget, digest, limit_s, clock)
-        tools: WriterTools = LessonTools(store, memory, rails, digest)
+        offline_notes = _offline_notes(store, memory, whole or extract_findings(budget.events))
+        pace, plan = _plan(provider, workspace, budget, digest, offline_notes, limit_s, clock)
+        tools: WriterTools = LessonTools(store, memory, rails, digest, offline_notes)
         if plan.task == "judge":
             question = RulesQuestion(plan.rules) if plan.rules else None
-            tools = JudgeTools(store, memory, rails, digest, plan.proposed, question)
+            tools = JudgeTools(store, memory, rails, digest, plan.proposed, question, offline_notes)
     else:
         tools = WriterTools(store, memory, rails)
     run = _Run(limit_s, plan, pace, clock)
@@ -259,31 +271,33 @@ class _Run:
     clock: Clock
 
 
-def _plan(
-    provider: ChatProvider,
-    workspace: Workspace,
-    store: MemoryStore,
-    memory: VirtualPath,
-    budget: EventBudget,
-    digest: Digest,
-    limit_s: float,
-    clock: Clock,
-) -> tuple[RunPace | None, WriterPlan]:
-    """The pace of a lessons run (None: not a server on this machine) and its plan: the
-    notes the offline writer finds in the events, for judging when the lessons task does
-    not fit the time."""
-    base_url = getattr(provider, "base_url", None)
-    served = served_context(base_url, provider.model) if isinstance(base_url, str) else None
-    pace = pace_of(provider, limit_s, served, clock)
-    if pace is None:
-        return None, WriterPlan("lessons")
+def _offline_notes(store: MemoryStore, memory: VirtualPath, findings: Findings) -> tuple[Note, ...]:
+    """The notes the offline writer would write into the memory file as it is now."""
     try:
         current = store.read(memory)
     except (MemoryStoreError, PathError):
         current = None
     existing = current.content if current is not None else ""
-    findings = extract_findings(list(budget.events))
-    proposed, _ = surest_notes(notes_to_propose(existing, findings))
+    return tuple(surest_notes(notes_to_propose(existing, findings))[0])
+
+
+def _plan(
+    provider: ChatProvider,
+    workspace: Workspace,
+    budget: EventBudget,
+    digest: Digest,
+    proposed: Sequence[Note],
+    limit_s: float,
+    clock: Clock,
+) -> tuple[RunPace | None, WriterPlan]:
+    """The pace of a lessons run (None: not a server on this machine) and its plan: the
+    notes the offline writer finds (`proposed`), for judging when the lessons task does not
+    fit the time."""
+    base_url = getattr(provider, "base_url", None)
+    served = served_context(base_url, provider.model) if isinstance(base_url, str) else None
+    pace = pace_of(provider, limit_s, served, clock)
+    if pace is None:
+        return None, WriterPlan("lessons")
     project = workspace.project_identity or ""
     lessons = instruction_tokens(lessons_prompt(), lessons_tool_specs()) + estimated_tokens(
         build_lessons_message(workspace=workspace.display_name, project=project, digest=digest.text)
@@ -383,6 +397,7 @@ def _run(
         user_message=user_message,
     )
     usage = Usage()
+    unusable = ""  # why the model's answer cannot be used, when it cannot
     paced = None
     if run.pace is not None and not isinstance(provider, OfflineWriterProvider):
         fresh = getattr(provider, "fresh_prompt", False) is True
@@ -397,6 +412,7 @@ def _run(
     elif plan is not None and plan.task == "none":
         if plan.left_out:  # no time to ask about what code found: said, nothing written
             trace.error = f"{plan.says}; {RUN_LIMIT_HINT}"
+            unusable = "no time to ask"
         else:  # nothing to judge: nothing worth keeping
             trace.satisfied_memory_tool_policy = True
     else:
@@ -413,6 +429,7 @@ def _run(
                 trace.error = attempt.error = (
                     f"timed out after {run.limit_s:g} s, the run's time limit; {RUN_LIMIT_HINT}"
                 )
+                unusable = "timed out"
                 break
             tally = tools.start_attempt()
             loop = run_tool_loop(
@@ -436,6 +453,7 @@ def _run(
             if loop.stop_reason in ("timeout", "cancelled", "error", "spent"):
                 trace.timed_out = loop.stop_reason == "timeout"
                 trace.error = attempt.error or loop.detail
+                unusable = _UNUSABLE.get(loop.stop_reason, "")
                 break
             attempt.error = "ended without memory_write or no_new_memories"
         else:
@@ -443,6 +461,19 @@ def _run(
                 f"the model ended {ATTEMPTS} attempts without a successful memory_write "
                 "or no_new_memories"
             )
+            unusable = "no valid call"
+
+    fell_back_wrote = False
+    # A model without a usable answer costs the user no note the offline writer finds.
+    if unusable and isinstance(tools, LessonTools) and tools.offline_notes:
+        tally = tools.start_attempt()
+        tools.write_offline_notes(FALLBACK_CALL_ID, unusable)
+        fell_back_wrote = tally.wrote
+        trace.satisfied_memory_tool_policy = tally.satisfied
+    if isinstance(tools, LessonTools) and tools.fell_back:
+        says = tools.fell_back
+        trace.summary = f"{trace.summary}; {says}" if trace.summary else says
+        logger.info("Memory writer for %s: %s", workspace.id, says)
 
     if run.pace is not None:  # what the run's replies measured, for the next run's plan
         remember_run_speed(provider, run.pace, run.clock)
@@ -450,11 +481,12 @@ def _run(
         trace.summary = (
             f"{trace.summary}; {tools.rules_says}" if trace.summary else tools.rules_says
         )
-    wrote = any(attempt.wrote for attempt in trace.attempts)
+    wrote = fell_back_wrote or any(attempt.wrote for attempt in trace.attempts)
     trace.did_write_memory = wrote
     trace.refused = list(tools.refused)
     outcome: RunOutcome = "failed"
     offline = provider if isinstance(provider, OfflineWriterProvider) else None
+    fell_back = tools.fell_back if isinstance(tools, LessonTools) else ""
     suggested = len(offline.proposed) if offline is not None else 0
     if trace.satisfied_memory_tool_policy:
         outcome = "wrote" if wrote else "suggested" if suggested else "no_new_memories"
@@ -491,7 +523,8 @@ def _run(
             offline.left_out if offline is not None else len(plan.left_out) if plan else 0
         ),
         refused=tuple(tools.refused),
-        plan=(trace.summary or None) if plan is not None else None,
+        plan=(trace.summary or None) if plan is not None or fell_back else None,
+        fallback=fell_back or None,
     )
     log = logger.info if result.ok else logger.warning
     log("Memory writer for %s: %s", workspace.id, result.summary())

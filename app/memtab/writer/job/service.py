@@ -323,6 +323,7 @@ class WriterService:
                 cancel=cancel,
                 known_secrets=secrets,
                 transcript_path=path,
+                whole=whole,
             )
         finally:
             close_provider(provider)

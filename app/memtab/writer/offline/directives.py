@@ -204,7 +204,8 @@ _NEGATED_IMPERATIVE = re.compile(
     re.IGNORECASE,
 )
 _PREFERENCE = re.compile(
-    r"\b(?:i|we) (?:always |really |strongly )?prefer\b|\bje préfère\b|\bnous préférons\b"
+    r"\b(?:i|we) (?:always |really |strongly )?prefer\b|\b(?:i|we)(?:'d| would) rather\b"
+    r"|\bje préfère\b|\bnous préférons\b"
     r"|\bich bevorzuge\b|\bwir bevorzugen\b|\bich möchte lieber\b|\bprefiero\b|\bprefiro\b"
     r"|我(?:更)?(?:喜欢|喜歡|偏好)|の方が(?:好き|いい)|(?:을|를) 선호",
     re.IGNORECASE,
@@ -241,6 +242,29 @@ _EN_RULE_FOR_A_KIND = re.compile(
     re.IGNORECASE,
 )
 _NAMES_A_THING = re.compile(r"`[^`]+`|\"[^\"]+\"|“[^”]+”|\w[./_-]\w")
+# How the house works, said by the user anywhere in a sentence (English): "we always/never/only
+# …", "don't ever …", "no Boost in this project, ever", a clause "— but never with --no-verify" or
+# "… and always pass the request_id", "ping me before you change …"; and at its start: "We use
+# StateFlow in every ViewModel", "Keep every user-facing string in strings.xml". Not a past
+# one-off ("and never got a reply", "we never had that").
+_ONE_OFF = r"(?!\w+ed\b|been\b|had\b|was\b|were\b|did\b|got\b|went\b|saw\b|made\b|knew\b|ran\b)"
+_EN_HOUSE_RULE = re.compile(
+    rf"\bwe (?:always|never|only) {_ONE_OFF}[a-z]"
+    r"|\b(?:don't|do not|never) ever\b|,\s*ever\b|\bnot ever\b"
+    rf"|(?:[—–;:]|\band\b|\bbut\b)\s+(?:but\s+)?(?:always|never) {_ONE_OFF}[a-z]"
+    r"|\b(?:ask|ping|check with|tell) me (?:first )?before\b",
+    re.IGNORECASE,
+)
+_EN_HOUSE_PRACTICE = re.compile(
+    r"^(?:here,? |in this (?:repo|repository|project|codebase),? )?we (?:use|build|deploy|ship)\b"
+    r"|^(?:keep|put|store) (?:every|all|each)\b",
+    re.IGNORECASE,
+)
+# Where a kind of thing goes ("CLI tests live in tests/cli/", "Migrations go under
+# priv/repo/migrations"): a convention about a path.
+_EN_PLACE_OF_A_KIND = re.compile(
+    r"\b(?:live|lives|belong|belongs|go|goes) (?:in|under|into) `?[\w.-]*/", re.IGNORECASE
+)
 _CJK_RULE = re.compile(_RULE_WORDS_CJK)
 # Words that open a sentence without being its rule, and a link the rule is about
 # ("https://…/pull/7697 Instead of adding …, add …").
@@ -338,6 +362,10 @@ def is_directive(sentence: str) -> bool:
     if _ANYWHERE.search(core) or _PREFERENCE.search(core) or _EN_MODAL_RULE.search(core):
         return True
     if _EN_RULE_FOR_A_KIND.search(core) and _NAMES_A_THING.search(core):
+        return True
+    if _EN_HOUSE_RULE.search(core) or _EN_HOUSE_PRACTICE.match(core):
+        return True
+    if _EN_PLACE_OF_A_KIND.search(core):
         return True
     if _JA_RESTATED_ORDER.search(core):
         return True
