@@ -23,7 +23,8 @@ from memtab.writer.config import WriterSettings
 from memtab.writer.job.judge_tools import NOT_PROPOSED
 from memtab.writer.job.pacing import LESSONS_REPLY_TOKENS, judge_reply_tokens
 from memtab.writer.job.run import run_writer
-from memtab.writer.offline.notes import COMMANDS, Note, not_prohibited
+from memtab.writer.offline.findings import Findings, WorkflowTool
+from memtab.writer.offline.notes import COMMANDS, Note, not_prohibited, notes_to_propose
 from memtab.writer.prompts import (
     build_judge_message,
     judge_prompt,
@@ -202,3 +203,20 @@ def test_a_command_the_user_forbade_is_never_proposed() -> None:
         "Never run npm in this repo.",
     ]
     assert not_prohibited(notes[:1], ["Always use pnpm, never npm."]) == []
+
+
+def test_a_command_the_user_forbade_is_not_listed_among_a_tools_commands_that_worked() -> None:
+    """The user said "Don't ever run `bin/rails db:reset`" and the agent ran it anyway: the
+    note of `bin/rails`'s commands that worked names the others, never it; a tool whose every
+    command is forbidden gets no note."""
+    findings = Findings(
+        directives=["Don't ever run `bin/rails db:reset` here.", "Never run npm in this repo."],
+        tools=[
+            WorkflowTool("bin/rails", ("bin/rails db:migrate", "bin/rails db:reset")),
+            WorkflowTool("npm", ("npm install", "npm run lint")),
+        ],
+    )
+    commands = [note.text for note in notes_to_propose("", findings) if note.section == COMMANDS]
+    assert commands == [
+        "`bin/rails` is part of this project's workflow; these worked: `bin/rails db:migrate`."
+    ]

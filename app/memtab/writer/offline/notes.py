@@ -195,25 +195,43 @@ _NOTE_COMMAND = re.compile(r"`([^`\n]+)`")
 
 def notes_to_propose(existing: str, findings: Findings) -> list[Note]:
     """The notes a run proposes (`plan_notes`), but a command the user forbade
-    (`not_prohibited`): the offline writer's and those a model judges alike."""
-    return not_prohibited(plan_notes(existing, findings), findings.directives)
+    (`not_prohibited`), alone or among a workflow tool's commands that worked: the offline
+    writer's and those a model judges alike."""
+    forbidden = _forbidden(findings.directives)
+    tools = [
+        replace(tool, examples=allowed)
+        for tool in findings.tools
+        if (allowed := tuple(e for e in tool.examples if not _ruled_out(e, forbidden)))
+    ]
+    planned = plan_notes(existing, replace(findings, tools=tools))
+    return not_prohibited(planned, findings.directives)
 
 
 def not_prohibited(notes: Sequence[Note], directives: Sequence[str]) -> list[Note]:
     """`notes` without the commands a directive of the user forbids ("Never run npm in this
     repo." rules out `npm install`; "Never run `cargo publish`." that command alone)."""
-    forbidden = [
-        match.group(1).rstrip(".,;:!?").strip("`").split()
-        for directive in directives
-        for match in _PROHIBITED.finditer(directive)
-    ]
+    forbidden = _forbidden(directives)
 
     def ruled_out(note: Note) -> bool:
         command = _NOTE_COMMAND.search(note.text) if note.section == COMMANDS else None
-        words = command.group(1).split() if command is not None else []
-        return any(words[: len(words_out)] == words_out for words_out in forbidden if words_out)
+        return command is not None and _ruled_out(command.group(1), forbidden)
 
     return [note for note in notes if not ruled_out(note)]
+
+
+def _forbidden(directives: Sequence[str]) -> list[list[str]]:
+    """The commands (as words) the user's directives forbid."""
+    return [
+        words
+        for directive in directives
+        for match in _PROHIBITED.finditer(directive)
+        if (words := match.group(1).rstrip(".,;:!?").strip("`").split())
+    ]
+
+
+def _ruled_out(command: str, forbidden: Sequence[Sequence[str]]) -> bool:
+    words = command.split()
+    return any(words[: len(words_out)] == list(words_out) for words_out in forbidden)
 
 
 def surest_notes(notes: Sequence[Note], limit: int = MAX_NOTES_PER_RUN) -> tuple[list[Note], int]:
