@@ -299,7 +299,9 @@ class CheckEngine:
         """The checkouts' signatures now when every answer of `asked` is the same now (those
         of an index whose checkout's signature changed asked of the new one); else None."""
         now = tuple((root, self._signature(root)) for root, _ in signatures)
-        changed = {root for (root, new), (_, old) in zip(now, signatures, strict=True) if new != old}
+        changed = {
+            root for (root, new), (_, old) in zip(now, signatures, strict=True) if new != old
+        }
         for answered in asked:
             question = answered[0]
             if question[0] in INDEX_KINDS and question[1] not in changed:

@@ -88,4 +88,6 @@ def _an_answer(answered: Any) -> bool:
 
 
 def _a_pair(pair: Any, second: type) -> bool:
-    return type(pair) is tuple and len(pair) == 2 and type(pair[0]) is str and type(pair[1]) is second
+    return (
+        type(pair) is tuple and len(pair) == 2 and type(pair[0]) is str and type(pair[1]) is second
+    )

@@ -52,7 +52,6 @@ def report_key(stamps: bytes, context: object) -> bytes:
     return digest.digest()
 
 
-
 class KeptPrinted(NamedTuple):
     """What a command prints of a kept report: its JSON document (`Record.to_json`), what
     could not be read, and whether it found anything (its exit status)."""
