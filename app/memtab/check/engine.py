@@ -31,8 +31,19 @@ from memtab.check.checkout import (
 )
 from memtab.check.documents import Document, Listed, checkout_of, list_memory, seen_together
 from memtab.check.findings import Found, dressed, finding, found_in, place
-from memtab.check.kept import ENGINE, RULES_VERSION, Missing, Unpacker, Worked, pack, where_of
-from memtab.check.kept_report import KeptCheck, kept_checks, stale_until
+from memtab.check.kept import (
+    DAY_MS,
+    ENGINE,
+    RULES_VERSION,
+    KeptCheck,
+    Missing,
+    Unpacker,
+    Worked,
+    kept_checks,
+    pack,
+    stale_until,
+    where_of,
+)
 from memtab.check.markdown import scan_markdown
 from memtab.check.programs import program_finder
 from memtab.check.records import CheckReport, Finding, Place
@@ -62,7 +73,6 @@ from memtab.store.sidecars.registry import load_registry
 
 logger = logging.getLogger(__name__)
 
-DAY_MS = 24 * 60 * 60 * 1000
 Progress = Callable[[int, int], None]
 _NO_CHECKOUT = object()
 """The answer to a question of a checkout that is no longer one: equal to no answer."""
@@ -85,7 +95,7 @@ class CheckEngine:
     ) -> None:
         """`kept`: what was worked out of each file is kept in Memtab's cache dir too, for
         the next process (else in this engine only); `keep_report`: each whole check's report
-        too, for `printed` (`check.kept_report`: the CLI's)."""
+        too, for `printed` (`check.kept`: the CLI's)."""
         self.home = home
         self._env = dict(os.environ if env is None else env)
         self._clock = clock
@@ -139,7 +149,7 @@ class CheckEngine:
 
     def printed(self, workspace_id: str | None = None) -> KeptCheck | None:
         """The report a check over the same memory kept (`keep_report`), as `--json` prints
-        it, when everything else that check read is as it was (`check.kept_report`); else None.
+        it, when everything else that check read is as it was (`check.kept`); else None.
         No memory file is opened."""
         with self._running, collection_paused():
             listed, key = self._listed(workspace_id)

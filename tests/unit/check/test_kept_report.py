@@ -1,4 +1,4 @@
-"""`memtab check`'s whole report kept for its next run (`check.kept_report`, docs/formats.md
+"""`memtab check`'s whole report kept for its next run (`check.kept`, docs/formats.md
 §19.10): a check over the same memory, with every answer of the disk, the checkouts and PATH
 as it was, prints what the last one printed without reading a memory file; any change — in the
 checkout, on PATH, in the memory, a file changed within the racy margin, the day a memory turns
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from memtab.check.engine import CheckEngine
-from memtab.check.kept_report import DAY_MS, stale_until
+from memtab.check.kept import DAY_MS, stale_until
 from memtab.check.programs import which_in
 from memtab.check.records import CheckReport
 from memtab.kept.per_file import cache_file_for

@@ -168,7 +168,7 @@ def test_plan_out_writes_into_a_fifo_and_never_replaces_it(
 def test_a_warm_json_check_prints_what_the_last_one_printed(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Nothing changed (`check.kept_report`): the same JSON and exit, no file checked again."""
+    """Nothing changed (`check.kept`): the same JSON and exit, no file checked again."""
     monkeypatch.setattr(check_engine, "RACY_MARGIN_NS", -60 * 10**9)  # settled a minute ago
     home = demo_home_moved_away(tmp_path / "demo")
     args = ["--home", str(home.root), "check", "--json"]
