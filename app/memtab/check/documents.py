@@ -33,7 +33,7 @@ from typing import Protocol
 from memtab.check.records import Agent, FindingScope
 from memtab.file_protocol.file_ref import SourceError
 from memtab.file_protocol.memory_file import MemoryFile, MuxFile
-from memtab.fs.memo import stamp_of
+from memtab.fs.memo import DIGESTED_MARSHAL, stamp_of
 from memtab.sources.agent_file import AgentFile, SourceVersions
 from memtab.sources.claude.recall import recall_warning
 from memtab.sources.codex.imports import ImportLinks, link_imports
@@ -266,7 +266,7 @@ class Listed:
                 entry = meta.get(key_of(path)) if meta else None
                 used = (entry.last_accessed_at, entry.last_write_at) if entry else None
                 rows.append((path.segments, modified, *stamp_of(info), used))
-            digest.update(marshal.dumps(rows))
+            digest.update(marshal.dumps(rows, DIGESTED_MARSHAL))
         digest.update(repr(self._problems).encode("utf-8", "surrogatepass"))
         for document in self._sources:
             digest.update(repr(_fields_of(document)).encode("utf-8", "surrogatepass"))

@@ -22,15 +22,28 @@ from pathlib import Path
 from memtab.check.checkout import (
     INDEX_KINDS,
     Answer,
+    Answered,
     Asked,
     Checkout,
     CheckoutCache,
     Question,
     cut_walks,
 )
-from memtab.check.documents import Document, checkout_of, collect, seen_together
+from memtab.check.documents import Document, Listed, checkout_of, list_memory, seen_together
 from memtab.check.findings import Found, dressed, finding, found_in, place
-from memtab.check.kept import ENGINE, RULES_VERSION, Missing, Unpacker, Worked, pack, where_of
+from memtab.check.kept import (
+    DAY_MS,
+    ENGINE,
+    RULES_VERSION,
+    KeptCheck,
+    Missing,
+    Unpacker,
+    Worked,
+    kept_checks,
+    pack,
+    stale_until,
+    where_of,
+)
 from memtab.check.markdown import scan_markdown
 from memtab.check.programs import program_finder
 from memtab.check.records import CheckReport, Finding, Place
@@ -45,9 +58,10 @@ from memtab.check.rules.runnable import aliases_in, run_problems
 from memtab.check.settings import load_stale_days
 from memtab.file_protocol.file_ref import SourceError
 from memtab.fs.clock import Clock, now_ms
-from memtab.fs.memo import collection_paused
+from memtab.fs.memo import RACY_MARGIN_NS, collection_paused
 from memtab.humanize import plural
 from memtab.kept.per_file import KeptOnDisk, PerFile
+from memtab.kept.reports import report_key
 from memtab.kept.texts import KeptTexts
 from memtab.markdown import text_lines
 from memtab.sources.codex.summary import VERSION_LINE
@@ -59,7 +73,6 @@ from memtab.store.sidecars.registry import load_registry
 
 logger = logging.getLogger(__name__)
 
-DAY_MS = 24 * 60 * 60 * 1000
 Progress = Callable[[int, int], None]
 _NO_CHECKOUT = object()
 """The answer to a question of a checkout that is no longer one: equal to no answer."""
@@ -78,9 +91,11 @@ class CheckEngine:
         stale_days: int | None = None,
         sources: bool = True,
         kept: bool = True,
+        keep_report: bool = False,
     ) -> None:
         """`kept`: what was worked out of each file is kept in Memtab's cache dir too, for
-        the next process (else in this engine only)."""
+        the next process (else in this engine only); `keep_report`: each whole check's report
+        too, for `printed` (`check.kept`: the CLI's)."""
         self.home = home
         self._env = dict(os.environ if env is None else env)
         self._clock = clock
@@ -98,6 +113,8 @@ class CheckEngine:
         self._roots: dict[int, str] = {}  # each scope's roots in words, for one check
         self._kept: PerFile[Worked] = PerFile(disk)
         self._texts = KeptTexts(home, hold=False) if kept else None
+        self._reports = kept_checks(home) if keep_report else None
+        self._listing: tuple[str | None, Listed, bytes | None] | None = None
         self._renames: dict[str, tuple[object, dict[str, str]]] = {}
         self._ignored: dict[tuple[Path, object, frozenset[str]], frozenset[str]] = {}
         self._problems: tuple[str, ...] = ()  # what the last check could not read
@@ -119,15 +136,8 @@ class CheckEngine:
         per engine (a second call waits for the first). `read`: given the documents this
         check read (kept by the caller, not by the engine)."""
         with self._running, collection_paused():
-            registry = load_registry(self.home)
-            context = SourceContext.load(self.home, env=self._env, registry=registry)
-            collected = collect(
-                self.home,
-                registry,
-                workspace_id,
-                sources=context if self._sources else None,
-                texts=self._texts,
-            )
+            listed, key = self._listed(workspace_id)
+            collected = listed.collect(self._texts)
             everything = workspace_id is None and self._sources
             if self._texts is not None:
                 self._texts.finish(everything=workspace_id is None)
@@ -135,7 +145,49 @@ class CheckEngine:
                 self._problems = collected.problems
             if read is not None:
                 read.extend(collected.documents)
-            return self._report(collected.documents, everything, cancel, progress)
+            return self._report(collected.documents, everything, cancel, progress, key)
+
+    def printed(self, workspace_id: str | None = None) -> KeptCheck | None:
+        """The report a check over the same memory kept (`keep_report`), as `--json` prints
+        it, when everything else that check read is as it was (`check.kept`); else None.
+        No memory file is opened."""
+        with self._running, collection_paused():
+            listed, key = self._listed(workspace_id)
+            held = self._reports.get(key) if self._reports is not None and key else None
+            kept = KeptCheck(*held) if held is not None else None
+            if kept is None or self._clock() >= kept.until_ms or not self._still(kept):
+                self._listing = (workspace_id, listed, key)  # the check that follows lists no more
+                return None
+            if self._texts is not None:
+                self._texts.finish(everything=False)  # the other agents' texts it recalled
+            return kept
+
+    def _listed(self, workspace_id: str | None) -> tuple[Listed, bytes | None]:
+        """The memory listed, and the key of a report kept of it (None: none is kept of
+        it, or a file changed within the racy margin); as `printed` just listed it, if so."""
+        listing, self._listing = self._listing, None
+        if listing is not None and listing[0] == workspace_id:
+            return listing[1], listing[2]
+        registry = load_registry(self.home)
+        context = SourceContext.load(self.home, env=self._env, registry=registry)
+        sources = context if self._sources else None
+        listed = list_memory(self.home, registry, workspace_id, sources=sources, texts=self._texts)
+        if self._reports is None:
+            return listed, None
+        stamps = listed.stamps(self._clock() * 1_000_000 - RACY_MARGIN_NS)
+        if stamps is None:
+            return listed, None
+        everything = workspace_id is None and self._sources
+        context_of = ("check", RULES_VERSION, workspace_id, everything, self.stale_days)
+        return listed, report_key(stamps, context_of)
+
+    def _still(self, kept: KeptCheck) -> bool:
+        """Whether every answer `kept`'s check got is the same now, and each project's
+        checkout there or not as it was."""
+        self._begin()
+        if any((checkout_of(project) is not None) != there for project, there in kept.checkouts):
+            return False
+        return self._holding(kept.asked, kept.signatures) is not None
 
     # --- the report ---------------------------------------------------------------------
 
@@ -145,13 +197,9 @@ class CheckEngine:
         everything: bool,
         cancel: threading.Event | None,
         progress: Progress | None,
+        key: bytes | None = None,
     ) -> CheckReport:
-        # Every answer is asked again (the user may have made a file, installed a program).
-        self._asked.forget()
-        self._now = {}
-        self._signed = {}
-        self._memory_names = MemoryNames()
-        self._find_program = self._given_finder or program_finder(self._env)
+        self._begin()
         total = len(documents)
 
         def between(done: int) -> bool:
@@ -186,13 +234,43 @@ class CheckEngine:
         findings += self._disagreements(results)
         findings += self._stale([document for document, _ in results])
         findings += self._projects_missing([document for document, _ in results])
-        return CheckReport(
+        report = CheckReport(
             findings=tuple(sorted(findings, key=lambda f: f.sort_key)),
             files_checked=len(results),
             projects=tuple(sorted({d.project for d, _ in results if d.project})),
             problems=(*self._problems, *cut_walks(a for work in worked for a in work.asked)),
             cancelled=cancelled,
             stale_days=self.stale_days,
+        )
+        if key is not None and self._reports is not None and not cancelled:
+            self._reports.put(key, self._kept_check(report, results))
+        return report
+
+    def _begin(self) -> None:
+        """A check begins: every answer is asked again (the user may have made a file,
+        installed a program)."""
+        self._asked.forget()
+        self._now = {}
+        self._signed = {}
+        self._memory_names = MemoryNames()
+        self._find_program = self._given_finder or program_finder(self._env)
+
+    def _kept_check(self, report: CheckReport, results: list[tuple[Document, Worked]]) -> tuple:
+        """What `printed` answers a next check over the same memory with (`KeptCheck`)."""
+        documents = [document for document, _ in results]
+        projects = sorted({d.project for d in documents if d.project is not None})
+        return tuple(
+            KeptCheck(
+                document=report.to_json(),
+                problems=tuple(report.problems),
+                found=bool(report.findings),
+                until_ms=stale_until(documents, self._clock(), self.stale_days),
+                asked=tuple(dict.fromkeys(a for _, work in results for a in work.asked)),
+                signatures=tuple(
+                    sorted(dict(s for _, work in results for s in work.signatures).items())
+                ),
+                checkouts=tuple((p, checkout_of(p) is not None) for p in projects),
+            )
         )
 
     # --- one file ---------------------------------------------------------------------
@@ -220,21 +298,29 @@ class CheckEngine:
         restated with the new signatures; else None (its rules run again)."""
         if kept.where != where_of(document, self._roots):
             return None
-        now = tuple((root, self._signature(root)) for root, _ in kept.signatures)
+        now = self._holding(kept.asked, kept.signatures)
+        if now is None:
+            return None
+        return kept if now == kept.signatures else replace(kept, signatures=now)
+
+    def _holding(
+        self, asked: Iterable[Answered], signatures: tuple[tuple[str, bytes], ...]
+    ) -> tuple[tuple[str, bytes], ...] | None:
+        """The checkouts' signatures now when every answer of `asked` is the same now (those
+        of an index whose checkout's signature changed asked of the new one); else None."""
+        now = tuple((root, self._signature(root)) for root, _ in signatures)
         changed = {
-            root for (root, new), (_, old) in zip(now, kept.signatures, strict=True) if new != old
+            root for (root, new), (_, old) in zip(now, signatures, strict=True) if new != old
         }
-        for answered in kept.asked:
+        for answered in asked:
             question = answered[0]
             if question[0] in INDEX_KINDS and question[1] not in changed:
                 continue
             if not self._asked.holds(answered):
                 return None
-        if changed:
-            if any(not signature for _, signature in now):
-                return None
-            return replace(kept, signatures=now)
-        return kept
+        if changed and any(not signature for _, signature in now):
+            return None
+        return now
 
     def _rules(
         self, document: Document, checkout: Checkout | None

@@ -90,8 +90,9 @@ def file_checks(
         if info.st_mtime_ns // 1_000_000 != document.modified_ms and document.modified_ms:
             continue  # changed since the check read it
         found = by_file.get((document.path, document.workspace, document.project), [])
+        # Built unchecked: every value is of its field's type as made here (16,000 files: ~0.2 s)
         marks = tuple(
-            LineMark(line=f.line, kind=f.kind, says=_evidence(f))
+            LineMark.unchecked(line=f.line, kind=f.kind, says=_evidence(f))
             for f in found
             if f.kind in LINE_KINDS and f.line is not None
         )
@@ -99,7 +100,7 @@ def file_checks(
         if document.project in missing_projects and checkout is None:
             notes.append("its project is not on this disk: what it says of the code is unchecked")
         size, mtime_ns, ctime_ns, inode = stamp_of(info)
-        checks[str(physical)] = FileCheck(
+        checks[str(physical)] = FileCheck.unchecked(
             sha256=content_sha256(document.text),
             size=size,
             mtime_ns=mtime_ns,

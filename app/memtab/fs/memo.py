@@ -33,6 +33,10 @@ DAMAGE = (ValueError, TypeError, EOFError, IndexError, KeyError, OverflowError, 
 """What reading a memo's values may raise where they are not what Memtab wrote (or `zlib.error`)."""
 MARSHAL_VERSION = 4
 """The `marshal` format a sealed memo is written in (read by every Python since 3.4)."""
+DIGESTED_MARSHAL = 2
+"""The `marshal` format of what is digested into a key: the last that writes a value by what it
+is, not by what else refers to it (later ones mark an object referred to twice, so equal values
+could digest apart)."""
 _DIGEST = 16
 
 

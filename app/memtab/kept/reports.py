@@ -4,7 +4,9 @@ within git's racy margin (`check.documents.Listed.stamps`), of what else the rep
 (the engine's `context`: the projects' names, the history's state) and of the code that made it;
 so a run in which nothing changed is answered from it without opening a file, and one in which a
 file, the engine or its version changed never is. One sealed memo per home and command
-(`KeptAnswer`): private, written by rename, ignored when damaged."""
+(`KeptAnswer`): private, written by rename, ignored when damaged. Beside it, what a command prints
+of it as JSON (`KeptPrinted`), so a warm `--json` run neither rebuilds the report's records nor
+imports its engine."""
 
 from __future__ import annotations
 
@@ -15,9 +17,9 @@ import marshal
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
-from memtab.fs.memo import MARSHAL_VERSION
+from memtab.fs.memo import DIGESTED_MARSHAL
 from memtab.fs.records import Record
 from memtab.kept.per_file import KeptAnswer
 from memtab.store.home import Home
@@ -41,28 +43,57 @@ def code_identity() -> bytes:
     return digest.digest()
 
 
+def report_key(stamps: bytes, context: object) -> bytes:
+    """The key of a report over the memory listed as `stamps` (`Listed.stamps`) in `context`
+    (plain data: what else it depends on), by the code that makes it."""
+    digest = hashlib.blake2b(code_identity(), digest_size=16)
+    digest.update(stamps)
+    digest.update(marshal.dumps(context, DIGESTED_MARSHAL))  # type: ignore[arg-type]  # plain
+    return digest.digest()
+
+
+class KeptPrinted(NamedTuple):
+    """What a command prints of a kept report: its JSON document (`Record.to_json`), what
+    could not be read, and whether it found anything (its exit status)."""
+
+    document: dict[str, Any]
+    problems: tuple[str, ...]
+    found: bool
+
+
+def kept_printed(home: Home, command: str, key: bytes) -> KeptPrinted | None:
+    """What `command` printed of the report kept for `key` (`report_key`), or None."""
+    held = _printed_answer(home, command).get(key)
+    return None if held is None else KeptPrinted(*held)
+
+
+def _printed_answer(home: Home, command: str) -> KeptAnswer:
+    return KeptAnswer.of_home(home, f"{command}-printed", valid=_a_printed_report)
+
+
 class KeptReport(Generic[R]):
     """One command's report of one home, kept for its next run (see the module doc): `record`
-    the report's class, `parts` the classes of the records it holds."""
+    the report's class, `parts` the classes of the records it holds, `findings` the name of
+    its field of what it found."""
 
     def __init__(
-        self, home: Home, command: str, record: type[R], parts: Iterable[type[Record]]
+        self,
+        home: Home,
+        command: str,
+        record: type[R],
+        parts: Iterable[type[Record]],
+        *,
+        findings: str,
     ) -> None:
         self._record = record
+        self._findings = findings
         classes: tuple[type[Record], ...] = (record, *parts)
         self._classes = {
             cls.__name__: (cls, tuple(declared.name for declared in cls.fields()))
             for cls in classes
         }
         self._answer = KeptAnswer.of_home(home, f"{command}-report", valid=_a_packed_record)
-
-    def key(self, stamps: bytes, context: object) -> bytes:
-        """The key of a report over the memory listed as `stamps` (`Listed.stamps`) in
-        `context` (plain data: what else it depends on), by the code that makes it."""
-        digest = hashlib.blake2b(code_identity(), digest_size=16)
-        digest.update(stamps)
-        digest.update(marshal.dumps(context, MARSHAL_VERSION))  # type: ignore[arg-type]  # plain
-        return digest.digest()
+        self._printed = _printed_answer(home, command)
 
     def get(self, key: bytes) -> R | None:
         """The report kept for `key`, or None."""
@@ -80,8 +111,11 @@ class KeptReport(Generic[R]):
         return report
 
     def put(self, key: bytes, report: R) -> None:
-        """Keep `report` for `key`."""
+        """Keep `report` for `key`, and what its command prints of it."""
         self._answer.put(key, _packed(report))
+        problems = tuple(getattr(report, "problems", ()))
+        found = bool(getattr(report, self._findings))
+        self._printed.put(key, (report.to_json(), problems, found))
 
     def _unpacked(self, held: Any) -> Any:
         """`_packed`'s inverse, making only the records of this report's classes (a value
@@ -138,3 +172,14 @@ def _packed(value: object) -> object:
 
 def _a_packed_record(held: Any) -> bool:
     return type(held) is tuple and len(held) == 3 and held[0] == "r"
+
+
+def _a_printed_report(held: Any) -> bool:
+    return (
+        type(held) is tuple
+        and len(held) == 3
+        and type(held[0]) is dict
+        and type(held[1]) is tuple
+        and all(type(problem) is str for problem in held[1])
+        and type(held[2]) is bool
+    )

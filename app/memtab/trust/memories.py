@@ -22,7 +22,7 @@ from memtab.check.documents import Collected, Document, Listed, collect, list_me
 from memtab.fs.memo import RACY_MARGIN_NS
 from memtab.fs.records import Record
 from memtab.kept.per_file import KeptAnswer, NotAsMadeError, PerFile
-from memtab.kept.reports import KeptReport
+from memtab.kept.reports import KeptPrinted, KeptReport, kept_printed, report_key
 from memtab.kept.texts import KeptTexts
 from memtab.sources.codex.imports import shown_once
 from memtab.sources.config import SourceContext
@@ -101,6 +101,19 @@ class MemoryEngine:
         self._texts.finish(everything=workspace_id is None)
         return collected
 
+    def printed(
+        self, workspace_id: str | None, command: str, context: Callable[[Listed], object]
+    ) -> KeptPrinted | None:
+        """What `command` printed of the report kept for a run over the same files in the same
+        `context` (`reported`), none opened; None when a file changed or none was kept. Light:
+        the engine's own modules need not be imported to answer it."""
+        listed, everything = self._listed(workspace_id)
+        key = self._report_key(listed, everything, context)
+        printed = None if key is None else kept_printed(self.home, command, key)
+        if printed is not None:
+            self._texts.finish(everything=False)  # the other agents' texts it recalled
+        return printed
+
     def reported(
         self,
         workspace_id: str | None,
@@ -115,19 +128,25 @@ class MemoryEngine:
         listed, everything = self._listed(workspace_id)
         key = None
         if kept is not None:
-            stamps = listed.stamps(self.now_ns() - RACY_MARGIN_NS)
-            if stamps is not None:
-                key = kept.key(stamps, (everything, context(listed)))
-                report = kept.get(key)
-                if report is not None:
-                    self._texts.finish(everything=False)  # the other agents' texts it recalled
-                    return report
+            key = self._report_key(listed, everything, context)
+            report = kept.get(key) if key is not None else None
+            if report is not None:
+                self._texts.finish(everything=False)  # the other agents' texts it recalled
+                return report
         collected = self._collected(listed, workspace_id)
         report, keep = make(collected, everything)
         report = report.replaced(problems=collected.problems)
         if key is not None and keep:
             kept.put(key, report)  # type: ignore[union-attr]  # a key is kept's
         return report
+
+    def _report_key(
+        self, listed: Listed, everything: bool, context: Callable[[Listed], object]
+    ) -> bytes | None:
+        """The key of a report over `listed` (`kept.reports`), None when a file changed
+        within git's racy margin before now (only its read tells)."""
+        stamps = listed.stamps(self.now_ns() - RACY_MARGIN_NS)
+        return None if stamps is None else report_key(stamps, (everything, context(listed)))
 
 
 def anew(what: str, work: Callable[[], T], kept: Iterable[PerFile[Any] | KeptAnswer]) -> T:

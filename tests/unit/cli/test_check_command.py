@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 from tests.unit.check.helpers import home_with_project, make_checkout
 
+from memtab.check import engine as check_engine
+from memtab.check.engine import CheckEngine
 from memtab.cli.main import main
 from memtab.components.history.runs import run_title
 from memtab.demo import MAIN_ID, acme_api, webapp
@@ -161,3 +163,16 @@ def test_plan_out_writes_into_a_fifo_and_never_replaces_it(
     assert status == 1 and "plan of 1 fix written to" in out, err
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
     assert json.loads(got[0])["ops"][0]["proposed"] is True
+
+
+def test_a_warm_json_check_prints_what_the_last_one_printed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing changed (`check.kept`): the same JSON and exit, no file checked again."""
+    monkeypatch.setattr(check_engine, "RACY_MARGIN_NS", -60 * 10**9)  # settled a minute ago
+    home = demo_home_moved_away(tmp_path / "demo")
+    args = ["--home", str(home.root), "check", "--json"]
+    first = run_cli(args, capsys)
+    monkeypatch.setattr(CheckEngine, "_report", lambda *a: pytest.fail("checked again"))
+    assert run_cli(args, capsys) == first
+    assert first[0] == 1

@@ -5,6 +5,7 @@ damaged: worked out again, as a cold run on that home finds."""
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -13,6 +14,7 @@ from typing import Any
 import pytest
 
 from memtab.cli.health import trust_report
+from memtab.cli.main import main
 from memtab.fs.atomic import atomic_write_text
 from memtab.kept import reports
 from memtab.kept.per_file import cache_file_for
@@ -260,3 +262,50 @@ def test_a_report_the_model_judges_is_the_runs_own(
     trust_report.found_report(home, "duplicates", find, lambda r, _: r, json=True, offline=True)
     trust_report.found_report(home, "leaks", find, json=True)
     assert judged == "report" and asked == [False, True, True]
+
+
+def _printed(home: Home, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """What `memtab duplicates --json` prints on `home` (no model configured), and its exit."""
+    capsys.readouterr()
+    code = main(["--home", str(home.root), "duplicates", "--json", "--no-sources"])
+    return code, capsys.readouterr().out
+
+
+def test_a_warm_json_run_prints_what_the_last_run_did_without_rebuilding_it(
+    home: Home, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing changed: `--json` prints what the run before printed, neither working the
+    report out nor rebuilding its records (the cost of a warm run)."""
+    cold = _printed(home, capsys)
+    worked = _counted(monkeypatch, "duplicates")
+    rebuilt: list[bytes] = []
+    monkeypatch.setattr(reports.KeptReport, "get", lambda self, key: rebuilt.append(key))
+    assert _printed(home, capsys) == cold
+    assert cold[0] == 1 and json.loads(cold[1])["groups"]
+    assert worked == [] and rebuilt == []
+    _change_one_file(home)
+    changed = _printed(home, capsys)
+    assert worked == [1] and changed != cold
+    assert changed == (1, _json_of(_cold(home, "duplicates")))
+
+
+def test_a_damaged_printed_report_is_worked_out_again(
+    home: Home, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cold = _printed(home, capsys)
+    printed = cache_file_for(home, "duplicates-printed")
+    printed.write_bytes(printed.read_bytes()[:-7])
+    assert _printed(home, capsys) == cold
+
+
+def test_equal_contexts_are_one_key() -> None:
+    """`marshal` marks a value referred to twice: a context built otherwise, equal, keys alike."""
+    name = "".join(["dupli", "cates"])
+    shared = (name, name)
+    apart = ("duplicates", "".join(["dup", "licates"]))
+    assert shared == apart
+    assert reports.report_key(b"stamps", shared) == reports.report_key(b"stamps", apart)
+
+
+def _json_of(report: Any) -> str:
+    return json.dumps(report.to_json(), separators=(",", ":"), ensure_ascii=False) + "\n"

@@ -10,6 +10,7 @@ from memtab.check.engine import CheckEngine
 from memtab.check.recalled import RecallChecks
 from memtab.check.records import CheckReport, Finding
 from memtab.check.settings import MAX_STALE_DAYS
+from memtab.checked.cache import CheckCache
 from memtab.cli.common import as_cli_error, command, print_json
 from memtab.cli.failure import Kind, failed
 from memtab.cli.options import CliError
@@ -58,8 +59,16 @@ def run_check(
         raise CliError(f"--stale-days must be from 0 to {MAX_STALE_DAYS}")
     # As agents recall memory (default settings, every source): kept for their answers.
     cached = stale_days is None and not no_sources
-    engine = CheckEngine(home, stale_days=stale_days, sources=not no_sources)
+    printable = json and not plan_out  # a warm run prints what the last one did
+    engine = CheckEngine(home, stale_days=stale_days, sources=not no_sources, keep_report=printable)
     try:
+        # The kept report is the check cache's too (written with it): while that is there
+        kept = engine.printed(workspace) if printable and _recalled(home, cached) else None
+        if kept is not None:
+            print_json(kept.document)
+            for problem in kept.problems:
+                print(f"memtab: not checked: {problem}", file=sys.stderr)
+            return 1 if kept.found else 0
         if cached:
             report = RecallChecks(home, engine=engine).check_now(workspace)
         else:
@@ -86,6 +95,12 @@ def run_check(
     for problem in report.problems:
         print(f"memtab: not checked: {problem}", file=sys.stderr)
     return 1 if report.findings else 0
+
+
+def _recalled(home: Home, cached: bool) -> bool:
+    """Whether the check cache a check as agents recall memory writes is there (or none is
+    written): a kept report answers only then, as its check wrote the cache."""
+    return not cached or CheckCache(home).path.exists()
 
 
 def _write_plan(home: Home, workspace_id: str, report: CheckReport, path: Path) -> str:

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import functools
+from typing import TYPE_CHECKING
+
 from memtab.cli.common import command
 from memtab.cli.health.trust_report import exit_status, found_report, place_in_words, say_found
 from memtab.fs.terminal_text import printable
 from memtab.humanize import plural
 from memtab.store.home import Home
-from memtab.trust.duplicates.engine import DuplicatesEngine
-from memtab.trust.duplicates.kept import load_kept
+from memtab.trust.duplicates.kept import load_kept, report_context
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport
-from memtab.trust.judging.duplicates import judge_duplicates, wider_duplicates
+from memtab.trust.judging.asking import ModelJudge
+from memtab.trust.memories import MemoryEngine
 from memtab.trust.report import DUPLICATE_CANDIDATES
+
+if TYPE_CHECKING:  # lazy: the engine only for a run that finds (below)
+    from memtab.trust.duplicates.engine import DuplicatesEngine
 
 
 @command(
@@ -46,17 +52,32 @@ def run_duplicates(
             found, nor the pairs it did not confirm
         all_: show the groups kept as they are too (the window's Keep)
     """
-    engine = DuplicatesEngine(home, sources=not no_sources)
     kept = () if all_ else load_kept(home)
+
+    @functools.cache
+    def engine() -> DuplicatesEngine:
+        # lazy: a warm `--json` run prints what the last one did (`found_report`): the engine
+        # and its readers (~0.5 s of imports quiet) only for a run that finds
+        from memtab.trust.duplicates.engine import DuplicatesEngine
+
+        return DuplicatesEngine(home, sources=not no_sources)
+
+    def judged(found: DuplicatesReport, by: ModelJudge) -> DuplicatesReport:
+        # lazy: as the engine (only a run a model judges)
+        from memtab.trust.judging.duplicates import judge_duplicates, wider_duplicates
+
+        return judge_duplicates(found, by, engine().said, wider_duplicates(found, engine().read))
+
     return found_report(
         home,
         "duplicates",
-        lambda reuse: engine.find(workspace, kept=kept, reuse=reuse),
-        lambda found, by: judge_duplicates(
-            found, by, engine.said, wider_duplicates(found, engine.read)
-        ),
+        lambda reuse: engine().find(workspace, kept=kept, reuse=reuse),
+        judged,
         json=json,
         offline=offline,
+        printed=lambda: MemoryEngine(home, sources=not no_sources).printed(
+            workspace, "duplicates", lambda _: report_context(kept)
+        ),
     )
 
 

@@ -9,9 +9,11 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
+from memtab.cli.common import print_json
 from memtab.cli.failure import Kind, failed
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.humanize import plural
+from memtab.kept.reports import KeptPrinted
 from memtab.llm.settings import ProviderSettings, resolve_provider_settings
 from memtab.llm.types import ProviderError
 from memtab.store.home import Home, HomeError
@@ -33,13 +35,21 @@ def found_report(
     *,
     json: bool,
     offline: bool = False,
+    printed: Callable[[], KeptPrinted | None] | None = None,
 ) -> R | int:
     """`find`'s report, judged by the configured model (`judge`, `trust.judging`) unless
     `offline`, no model is configured or settings name none usable; or the exit status of
     its failure (said as `memtab check`'s). `find` is told whether it may answer with the
-    report its last run kept (`kept.reports`): when no model judges it."""
+    report its last run kept (`kept.reports`): when no model judges it. With `json` and no
+    model, what `printed` says a run over the same memory printed is printed again (its exit
+    status returned): no report is rebuilt and no engine imported."""
     settings = None if judge is None or offline else _model_settings()
     try:
+        if json and settings is None and printed is not None:
+            again = printed()
+            if again is not None:
+                print_json(again.document)
+                return exit_status(again.problems, again.found)
         report = find(settings is None)
     except (HomeError, MemoryStoreError, PathError, OSError) as error:
         words = f"cannot read the memory: {error}"
@@ -68,7 +78,7 @@ def say_found(found: Sequence[object], words: str, what: str, files_read: int) -
     print(f"{words} in {files}." if found else f"No {what} in {files}.")
 
 
-def exit_status(problems: Sequence[str], found: Sequence[object]) -> int:
+def exit_status(problems: Sequence[str], found: Sequence[object] | bool) -> int:
     """The exit status (module doc), what could not be read said on stderr."""
     for problem in problems:
         print(f"memtab: not read: {problem}", file=sys.stderr)

@@ -93,6 +93,7 @@ class ContradictionsEngine(MemoryEngine):
             "contradictions",
             ContradictionsReport,
             (Contradiction, SaidAt, ClaimedLine, MemoryPlace),
+            findings="contradictions",
         )
         self._clock = clock
         self._timed_out = False

@@ -69,6 +69,7 @@ from memtab.trust.duplicates.boilerplate import (
     similarity as weighted_similarity,
 )
 from memtab.trust.duplicates.groups import copy_group, reworded_group
+from memtab.trust.duplicates.kept import report_context
 from memtab.trust.duplicates.meaning import (
     POLARITIES,
     POLARITY,
@@ -241,7 +242,7 @@ class DuplicatesEngine(MemoryEngine):
         )
         self._searches = KeptAnswer.of_home(home, "duplicates-pairs", valid=_searched)
         self._reports = KeptReport(
-            home, "duplicates", DuplicatesReport, (DuplicateGroup, MemoryPlace)
+            home, "duplicates", DuplicatesReport, (DuplicateGroup, MemoryPlace), findings="groups"
         )
         self.said: dict[str, tuple[str, ...]] = {}
         """What each `reworded` candidate's memories say (their content), by the group's
@@ -264,7 +265,7 @@ class DuplicatesEngine(MemoryEngine):
             documents = collected.documents
             return self.report_of(documents, everything=everything, kept=kept), True
 
-        context = ("duplicates", tuple(sorted(kept)))
+        context = report_context(kept)
         reports = self._reports if reuse else None
         return self.reported(workspace_id, reports, lambda _: context, made)
 

@@ -11,6 +11,7 @@ read-modify-write keeps what another process added.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from pathlib import Path
 
 from memtab.fs.clock import now_ms
@@ -37,6 +38,12 @@ class KeptDuplicates(Record):
     """`duplicates-kept.json`: `{"kept": [KeptGroup, …]}`, oldest first."""
 
     kept: ValidItems[tuple[KeptGroup, ...]] = ()
+
+
+def report_context(kept: Collection[str]) -> tuple[str, tuple[str, ...]]:
+    """What a duplicates report depends on besides the memory (`kept.reports`): the keys of
+    the groups it leaves out."""
+    return ("duplicates", tuple(sorted(kept)))
 
 
 def kept_path(home: Home) -> Path:

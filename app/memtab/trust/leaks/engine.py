@@ -122,7 +122,9 @@ class LeaksEngine(MemoryEngine):
         """The user's own names (their home folder's, their login's): their home paths
         in their own memory are no leak."""
         self._checkouts = KeptCheckouts.of_home(home)
-        self._reports = KeptReport(home, "leaks", LeaksReport, (Leak, MemoryPlace))
+        self._reports = KeptReport(
+            home, "leaks", LeaksReport, (Leak, MemoryPlace), findings="leaks"
+        )
         self._mentions = PerFile(
             KeptOnDisk.of_home(
                 home, "leaks", pack=packed_mentions, unpack=unpacked_mentions, fits=_named_in
