@@ -60,6 +60,7 @@ SAID = {
     "a password in a connection string": f"Driver={{ODBC}};Server=db;Uid=report;Pwd={a(12)};",
     "an AWS secret access key": f"AWS Secret Access Key [None]: {_drawn(LETTERS + '/+', 40)}",
     "an Azure SAS signature": f"https://acct.blob.core.windows.net/c/f?sv=2022-11-02&sig={a(43)}",
+    "a license serial": "UNITY_SERIAL=E3-Q7KX-2M9B-H4TD-8WRC-P6NZ",
 }
 
 
@@ -82,6 +83,11 @@ def test_each_family_is_a_secret_named_and_hidden(what: str, line: str) -> None:
         "git clone https://github.com/acme/api.git",
         "see https://example.com/?sig=short",
         "SELECT * FROM users WHERE uid = 1; -- pwd: unknown",
+        "adb picks the device by ANDROID_SERIAL=emulator-5554",
+        "LICENSE=Apache-2.0, license: MIT",
+        "UNITY_SERIAL: ${{ secrets.UNITY_SERIAL }}",
+        "serial: 2024-0001-0002-0003 (the order number)",
+        "LICENSE_ID=550E8400-E29B-41D4-A716-446655440000",
     ],
 )
 def test_their_placeholders_references_and_prose_are_no_secret(line: str) -> None:
