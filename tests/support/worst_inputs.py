@@ -350,6 +350,7 @@ WORST: dict[str, Worst] = {
     "memtab.writer.offline.notes:_FAILURE_WORD": S("", "fai "),
     "memtab.writer.offline.notes:_FIXED_WORDS": S("", "fixe "),
     "memtab.writer.offline.notes:_PROHIBITED": F("never `", "a"),
+    "memtab.writer.offline.notes:_PROHIBITED_FLAG": F("", "never with `-a "),
     "memtab.writer.offline.notes:_NOTE_COMMAND": S("`", "a"),
     "memtab.writer.offline.notes:_QUOTES": F("", "a`"),
     "memtab.writer.offline.notes:_NUMBER": F("", "a1"),

@@ -205,6 +205,24 @@ def test_a_command_the_user_forbade_is_never_proposed() -> None:
     assert not_prohibited(notes[:1], ["Always use pnpm, never npm."]) == []
 
 
+def test_a_command_carrying_a_flag_the_user_forbade_is_never_proposed() -> None:
+    """"Never deploy with `--env live` from a laptop" rules out every command carrying that flag,
+    inside a quoted task too; "without `--dry-run`" asks for a flag and rules out nothing."""
+    commands = [
+        '`mill app.run "deploy --env live --since 2026-01-01"` (run)',
+        "`mill app.run deploy --env canary` (run)",
+        "`./migrate --dry-run` (migrate)",
+        "`git push --no-verify` (push)",
+    ]
+    notes = [Note(COMMANDS, text) for text in commands]
+    rules = [
+        "Never deploy with `--env live` from a laptop; CI does that.",
+        "Never run the migration without `--dry-run` first.",
+        "Do not push passing `--no-verify`, the hooks are there for a reason.",
+    ]
+    assert [note.text for note in not_prohibited(notes, rules)] == commands[1:3]
+
+
 def test_a_command_the_user_forbade_is_not_listed_among_a_tools_commands_that_worked() -> None:
     """The user said "Don't ever run `bin/rails db:reset`" and the agent ran it anyway: the
     note of `bin/rails`'s commands that worked names the others, never it; a tool whose every

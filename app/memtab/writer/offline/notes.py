@@ -190,6 +190,12 @@ _PROHIBITED = re.compile(
     r"\b(?:never|don't|do not)\s+(?:ever\s+)?(?:run\s+|use\s+|call\s+)?(`[^`\n]+`|[\w.+-]+)",
     re.IGNORECASE,
 )
+# A flag the user forbids a command to carry: "Never run the job with `--env prod`", "don't
+# pass `--no-verify`" ("without `--dry-run`" asks for the flag, so it is not one).
+_PROHIBITED_FLAG = re.compile(
+    r"\b(?:never|don't|do not)\b[^.;\n]{0,200}?\b(?:with|pass|passing|use|add|adding)\s+`(-[^`\n]+)`",
+    re.IGNORECASE,
+)
 _NOTE_COMMAND = re.compile(r"`([^`\n]+)`")
 
 
@@ -220,18 +226,29 @@ def not_prohibited(notes: Sequence[Note], directives: Sequence[str]) -> list[Not
 
 
 def _forbidden(directives: Sequence[str]) -> list[list[str]]:
-    """The commands (as words) the user's directives forbid."""
-    return [
-        words
+    """The commands (as words) the user's directives forbid, and the flags (words from a `-`)
+    no command may carry."""
+    said = [
+        match.group(1).rstrip(".,;:!?").strip("`")
         for directive in directives
-        for match in _PROHIBITED.finditer(directive)
-        if (words := match.group(1).rstrip(".,;:!?").strip("`").split())
+        for pattern in (_PROHIBITED, _PROHIBITED_FLAG)
+        for match in pattern.finditer(directive)
     ]
+    return [words for text in said if (words := text.split())]
 
 
 def _ruled_out(command: str, forbidden: Sequence[Sequence[str]]) -> bool:
-    words = command.split()
-    return any(words[: len(words_out)] == list(words_out) for words_out in forbidden)
+    """Whether `command` starts with a forbidden command or carries a forbidden flag (its
+    words in a row, quotes aside: `sbt "run --env prod"` carries `--env prod`)."""
+    words = [word.strip("\"'") for word in command.split()]
+    return any(
+        _holds_in_a_row(words, list(out)) if out[0].startswith("-") else words[: len(out)] == out
+        for out in forbidden
+    )
+
+
+def _holds_in_a_row(words: Sequence[str], part: Sequence[str]) -> bool:
+    return any(list(words[i : i + len(part)]) == list(part) for i in range(len(words)))
 
 
 def surest_notes(notes: Sequence[Note], limit: int = MAX_NOTES_PER_RUN) -> tuple[list[Note], int]:
