@@ -2,8 +2,9 @@
 
 Only well-formed command lines count: a code span or a line of a shell block that a POSIX
 shell would split without error, whose first word is a program name. Inline code is a
-command only when its program is a well-known developer tool (`known_programs.py`): a
-span like `about get` is a sub-command quoted in prose, not a program named `about`. A
+command when its program is a well-known developer tool (`known_programs.py`) or when it
+gives its program an option (`picocom -b 115200 /dev/ttyACM0`): a span like `about get`
+is a sub-command quoted in prose, not a program named `about`. A
 line of a block marked as shell (```bash, ```sh…) is a command whatever its program; a
 `$ ` prompt marks one in any block. Chains (`&&`, `||`, `;`, `|`) are split; `cd DIR &&`
 sets the directory of what follows; `sudo`, `env`, `time`, assignments (`FOO=1 make`)
@@ -86,6 +87,10 @@ def commands_of(line: Line) -> Iterator[Command]:
             yield from _known(span[powershell.end() :])
         elif _may_be_a_command(span):  # a well-known tool's command, not a quoted name
             yield from _known(span)
+        elif _OPTION.search(span):
+            yield from _with_options(span)
+        elif _RUN_BEFORE.search(_prose_before(line, span)):
+            yield from _named_programs(span)
 
 
 # Commands that make what they are given, so it need not be there before them: each operand
@@ -121,6 +126,38 @@ def made_paths(line: Line) -> frozenset[str]:
 def _known(text: str) -> Iterator[Command]:
     """The commands of `text` that run a well-known tool with an argument."""
     yield from (c for c in _chain(text) if c.program in KNOWN_PROGRAMS and len(c.words) > 1)
+
+
+# An option word (`-b`, `--force`, `--out=x`): what a command line gives, and prose does not.
+_OPTION = re.compile(r"(?<!\S)--?[A-Za-z][\w-]*+(?:=\S*+)?(?!\S)")
+# A program as a command line names it: lowercase, no file extension (`x.py` is a path).
+_PROGRAM_NAME = re.compile(r"^[a-z][a-z0-9_+-]*+$")
+
+
+# The words a command is given after, in English: "run `x y`", "made with `x y`".
+_RUN_BEFORE = re.compile(r"\b(?:run|runs|use|uses|using|with|via)\s*+$", re.IGNORECASE)
+
+
+def _prose_before(line: Line, span: str) -> str:
+    """The line's prose before `span`'s first backtick (its last few characters)."""
+    at = line.text.find(f"`{span}`")
+    return line.prose[max(0, at - 12) : at] if at > 0 else ""
+
+
+def _named_programs(text: str) -> Iterator[Command]:
+    """The commands of `text` with an argument whose program is named as one."""
+    for command in _chain(text):
+        if _PROGRAM_NAME.match(command.program) and command.arguments:
+            yield command
+
+
+def _with_options(text: str) -> Iterator[Command]:
+    """The commands of `text` that give a program named as one an option."""
+    for command in _chain(text):
+        if _PROGRAM_NAME.match(command.program) and any(
+            _OPTION.fullmatch(word) for word in command.arguments
+        ):
+            yield command
 
 
 def _may_be_a_command(span: str) -> bool:
