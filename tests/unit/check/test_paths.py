@@ -282,7 +282,8 @@ def test_a_path_the_line_says_is_missing_is_not_reported_in_any_language(
     ("line", "expected"),
     [
         ("- Lint rules are in `eslint.config.mjs`.", ["eslint.config.mjs"]),
-        ("- Jobs are declared in `schedule.toml`; edit it, not the crontab.", ["schedule.toml"]),
+        ("- The CLI starts in `entry.ts`.", ["entry.ts"]),
+        ("- Prices come from LiteLLM (JSON in `prices.json`).", []),  # data, maybe not ours
         ("- The route table is `routes.py`.", []),  # a file of the checkout, in src/acme/api
         ("- CI is described in `ci.yml`.", []),  # there, in .github/workflows/
         ("- Every service of ours ships an `acme.yaml`.", []),  # named after the project

@@ -186,6 +186,8 @@ def test_a_target_of_a_tool_without_its_file_is_reported(tmp_path: Path) -> None
         ("- Sign the image: `cosign sign --key k.pem img`\n", ["cosign"]),
         ("- Pass `--workers 4` and `-v` for more\n", []),  # options alone
         ("- `Release -x` in the menu\n", []),  # not a program's name
+        ("- Never `checkout` or `reset --hard` with go-git\n", []),  # a sub-command
+        ("- Dynamic imports using `await import()` only in tests\n", []),  # code
         # Given after "run", "use", "with": a command line.
         ("- Thumbnails are cut with `magick mogrify` first\n", ["magick"]),
         ("- Then run `sqlx migrate`\n", ["sqlx"]),

@@ -8,9 +8,9 @@ Only what is clearly a path of the checkout is checked (docs/formats.md §19.3):
   folder the line or its heading names or `cd`s to (`In services/api, … src/main.ts`), or
   nowhere but a file of the checkout ends with its folder and name (moved); `./file`; an
   absolute path inside the checkout (`~/src/app/x.py` too, `~` the user's home); a code
-  span that is one file name of source or configuration (`jest.config.ts`; not named
-  after the project, as its users' files are), missing when no file of the checkout has
-  that name;
+  span that is one file name of source code or a tool's config (`jest.config.ts`; not
+  named after the project, as its users' files are), missing when no file of the
+  checkout has that name;
 - in a code span, a shell line, or prose — in prose only with a file extension, a
   trailing `/` or three parts (`and/or`, `client/server` are words);
 - a glob in a code span or a shell line (`packages/*/lib/`, `tests/**/*.snap`) whose first
@@ -100,12 +100,12 @@ _CONTAINER_PROGRAMS = frozenset({"docker", "podman", "nerdctl", "kubectl", "oc",
 _COMMAND_BREAK = re.compile(r"&&|\|\||[;|]|^\s*\$\s")
 # A code span that is one path with spaces in it (`docs/Design Notes/flow.md`).
 _SPACED = re.compile(r"[\w@.+-]++(?: [\w@.+-]++)*+(?:/[\w@.+-]++(?: [\w@.+-]++)*+)++/?")
-# A file name alone, of source or configuration: a file of the project wherever it is (a
-# domain, `api.example.com`, a version, `v1.2`, or a Markdown note's name are not).
+# A file name alone, of source code or a tool's `NAME.config.EXT`: a file of the project
+# wherever it is (a data file, `prices.json`, may be another program's; a domain,
+# `api.example.com`, a version, `v1.2`, a note's name, `ROADMAP.md`, are not files).
 _BARE_FILE = re.compile(
-    r"[A-Za-z0-9_][\w@+-]*+(?:\.[\w@+-]++)*?\.(?:[cm]?[jt]sx?|py|pyi|rs|go|c|h|cc|cpp|hpp|"
-    r"java|kt|kts|swift|rb|php|cs|ex|exs|lua|toml|ya?ml|json|jsonc|ini|cfg|conf|sql|prisma|"
-    r"proto|graphql|vue|svelte|scss|tf|nix|gradle|lock|properties)"
+    r"[A-Za-z0-9_][\w@+-]*+(?:\.config\.(?:[cm]?[jt]s|json|ya?ml|toml)|\.(?:[cm]?[jt]sx?|py|"
+    r"pyi|rs|go|c|h|cc|cpp|hpp|java|kt|swift|rb|php|cs|ex|exs|lua|vue|svelte))"
 )
 _CUT = ("…", "...")
 """What ends a name cut short (`docs/adr/0003-…`)."""
