@@ -6,6 +6,8 @@ person's home. Whether the engines meet their targets is the scorecard's
 
 from __future__ import annotations
 
+import json
+import re
 from collections import Counter
 from collections.abc import Iterator
 from itertools import combinations
@@ -16,6 +18,7 @@ import pytest
 from tests.quality.trust_homes import CORPUS, HALVES, lay_out, load_key
 
 from memtab.sources.claude.source import encode_project_path
+from memtab.store.paths import project_dir_name
 
 PAIRS = ("duplicates", "duplicate_near_misses", "contradictions", "contradiction_near_misses")
 SINGLES = ("leaks", "leak_negatives", "check", "check_negatives")
@@ -234,3 +237,96 @@ def test_each_half_lays_out_as_its_persons_home(half: str, tmp_path: Path) -> No
         assert set(case["expect"] + case["also"]) <= names, case["id"]
     back = laid.corpus_path(memory / "MEMORY.md")
     assert back is not None and (CORPUS / half / back).is_file()
+
+
+def test_the_fresh3_half_seeds_what_its_brief_asks() -> None:
+    """`fresh3` (issue 94, a fifth home nobody tuned on): check weighted heaviest, with its near
+    misses; contradictions mostly values structure proves, then always/never and tools; each
+    kind of duplicate with its near misses (every contradiction one too); leaks of varied shapes
+    beside names, placeholders and public URLs."""
+    key = load_key("fresh3")
+
+    def kinds(section: str) -> Counter[str]:
+        return Counter(item["kind"] for item in key[section])
+
+    contradictions, duplicates = kinds("contradictions"), kinds("duplicates")
+    values = sum(contradictions.values()) - contradictions["always-never"] - contradictions["tool"]
+    assert values >= 16 and contradictions["always-never"] >= 5 and contradictions["tool"] >= 4
+    assert len(key["contradiction_near_misses"]) >= 15
+    kinds_seeded = ("copy", "frontmatter", "prose", "line", "reworded", "global-project")
+    assert min(duplicates[k] for k in kinds_seeded) >= 5 and duplicates["import"] >= 5
+    near = kinds("duplicate_near_misses")
+    assert near["opposite"] == contradictions["always-never"]
+    assert near["opposite"] + near["contradicting"] == len(key["contradictions"])
+    assert len(key["duplicate_near_misses"]) - len(key["contradictions"]) >= 15
+    assert len(key["leaks"]) >= 15 and len(key["leak_negatives"]) >= 10
+    assert len(key["check"]) >= 25 and len(key["check_negatives"]) >= 15
+    assert "fresh3" in HALVES and "28 Nov 2026" in key["provenance"]
+    assert len(key["recall"]) == 10
+
+
+# A path as a note writes one: a relative path with a folder, or a file name with a suffix.
+NOTE_PATH = re.compile(
+    r"(?<![\w:/.{}-])((?:[\w-]+/)+[\w.-]*|[\w-]+(?:\.[\w-]+)*\.(?:go|ts|tsx|js|py|sh|sql|json|yml|ipynb|lock))(?![\w.])"
+)
+TARGET = re.compile(r"`(make|npm run|just) ([\w:-]+)")
+
+
+def _checkout(half: str, file: str) -> Path:
+    """The checkout a memory file of `half` is about (its project's or workspace's)."""
+    layout = load_key(half)["layout"]
+    home = CORPUS / half
+    config = json.loads((home / layout["xum_home"] / "config.json").read_text(encoding="utf-8"))
+    workspaces = {
+        ws["id"]: path for path, project in config["projects"] for ws in project["workspaces"]
+    }
+    for project in layout["projects"]:
+        path = project["path"]
+        if project_dir_name(path) in file or encode_project_path(path) in file:
+            return home / "home" / path.removeprefix(layout["user_home"] + "/")
+    for ws, path in workspaces.items():
+        if f"/sessions/{ws}/" in file:
+            return home / "home" / path.removeprefix(layout["user_home"] + "/")
+    raise AssertionError(f"no checkout for {file}")
+
+
+def _has_target(checkout: Path, tool: str, target: str) -> bool:
+    if tool == "npm run":
+        scripts = json.loads((checkout / "package.json").read_text(encoding="utf-8"))["scripts"]
+        return target in scripts
+    recipe_file = checkout / ("Makefile" if tool == "make" else "justfile")
+    recipes = recipe_file.read_text(encoding="utf-8")
+    return re.search(rf"^{re.escape(target)}\b[^\n]*:", recipes, re.MULTILINE) is not None
+
+
+def test_fresh3_checkouts_have_what_its_key_says_and_lack_what_it_says_is_missing() -> None:
+    """Every path and target a `fresh3` note names that the key calls existing is in that
+    note's checkout; every check finding names a path, target or program that is not."""
+    key = load_key("fresh3")
+    installed = set(key["layout"]["installed"])
+    for item in key["check_negatives"]:
+        at = item["at"]
+        if item["kind"] != "exists":
+            continue
+        checkout = _checkout("fresh3", at["file"])
+        paths = NOTE_PATH.findall(at["text"])
+        targets = TARGET.findall(at["text"])
+        assert paths or targets, item["id"]
+        for path in paths:
+            assert (checkout / path).exists(), (item["id"], path)
+        for tool, target in targets:
+            assert _has_target(checkout, tool, target), (item["id"], target)
+    for item in key["check"]:
+        at = item["at"]
+        checkout = _checkout("fresh3", at["file"])
+        missing_paths = [p for p in NOTE_PATH.findall(at["text"]) if not (checkout / p).exists()]
+        missing_targets = [t for t in TARGET.findall(at["text"]) if not _has_target(checkout, *t)]
+        programs = re.findall(r"`([\w-]+) ", at["text"])
+        missing_programs = [p for p in programs if p not in installed]
+        found = {
+            "missing-path": missing_paths,
+            "renamed": missing_paths,
+            "missing-script": missing_targets,
+            "missing-program": missing_programs,
+        }[item["kind"]]
+        assert found, item["id"]

@@ -1,0 +1,1 @@
+"""Fetch borehole levels from the BGS API."""

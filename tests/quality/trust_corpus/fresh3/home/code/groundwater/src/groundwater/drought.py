@@ -1,0 +1,2 @@
+def spi(series, months=3):
+    return None

@@ -1,0 +1,2 @@
+def fit(levels, rainfall, seed=42):
+    return None

@@ -1,0 +1,3 @@
+#!/bin/sh
+set -eu
+pg_dump --schema-only "$DATABASE_URL" > schema.sql

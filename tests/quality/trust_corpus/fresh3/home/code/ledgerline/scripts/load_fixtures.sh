@@ -1,0 +1,3 @@
+#!/bin/sh
+set -eu
+psql "$DATABASE_URL" -f testdata/fixtures.sql

@@ -1,0 +1,1 @@
+module.exports = (api) => { api.cache(true); return { presets: ['babel-preset-expo'] }; };

@@ -1,0 +1,1 @@
+describe('pantry', () => { it('adds an item', async () => {}); });

@@ -1,0 +1,1 @@
+// bumps app.json and package.json together

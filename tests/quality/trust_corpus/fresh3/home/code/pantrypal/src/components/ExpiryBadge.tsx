@@ -1,0 +1,3 @@
+export function ExpiryBadge({ days }: { days: number }) {
+  return null;
+}

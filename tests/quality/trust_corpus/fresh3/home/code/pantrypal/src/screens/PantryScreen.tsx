@@ -1,0 +1,3 @@
+export function PantryScreen() {
+  return null;
+}

@@ -1,0 +1,3 @@
+export function ShoppingListScreen() {
+  return null;
+}

@@ -1,0 +1,2 @@
+import { create } from 'zustand';
+export const usePantry = create(() => ({ items: [] }));
