@@ -67,13 +67,10 @@ _GONE = _Words(
 # what it names may have changed. Its own sentence only, where a removal, move or rename
 # (`_GONE`) leaves the whole line alone.
 _FAILED_OR_PAST = _Words(
-    "was", "were", "not installed", "isn't installed", "not available", "unavailable",
-    "uninstalled", "without", "fails", "failed", "broken", "error", "errors",
+    "old", "older", "was", "were", "stale", "outdated", "not installed", "isn't installed",
+    "not available", "unavailable", "uninstalled", "without", "fails", "failed", "broken",
+    "error", "errors",
 )  # fmt: skip
-# Age ("the old wrapper"): what it names may be gone — unless the sentence says it is
-# still there ("the old wrapper, `x.py`, is still imported").
-_AGED = _Words("old", "older", "stale", "outdated")
-_STILL = _Words("still")
 _ARROW = re.compile(r"->|→|=>|⇒")
 # What lies beside an arrow, up to a code span or path (blanked to 2+ spaces in a line's
 # words), punctuation or another arrow: two words or more are a description.
@@ -158,7 +155,7 @@ def _read(text: str) -> tuple[bool, bool, bool, bool]:
     plans = _MAKES_A_THING.sub(" ", text) if "creat" in text.lower() else text
     plans = _NEXT_TO.sub(" ", plans) if "next to" in plans.lower() else plans
     return (
-        _GONE.search(text) or _FAILED_OR_PAST.search(text) or _AGED.search(text) or _changes(text),
+        _GONE.search(text) or _FAILED_OR_PAST.search(text) or _changes(text),
         _EXAMPLE.search(text),
         _NOT_YET.search(plans),
         _PLANNED.search(plans),
@@ -245,7 +242,6 @@ def hedged(sentence: str) -> bool:
     return (
         _MAYBE.search(sentence)
         or _FAILED_OR_PAST.search(sentence)
-        or (_AGED.search(sentence) and not _STILL.search(sentence))
         or _CONTRACTED_WILL.search(sentence) is not None
     )
 

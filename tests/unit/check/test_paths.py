@@ -296,21 +296,3 @@ def test_a_file_name_alone_in_code_is_looked_for_anywhere_in_the_checkout(
     repo: Path, line: str, expected: list[str]
 ) -> None:
     assert missing(repo, line + "\n") == expected
-
-
-@pytest.mark.parametrize(
-    ("line", "expected"),
-    [
-        # An old thing said to be still there is there now: it is checked.
-        (
-            "- The old importer, `src/acme/api/importer_v1.py`, is still called nightly.",
-            ["src/acme/api/importer_v1.py"],
-        ),
-        ("- The old importer lived in `src/acme/api/importer_v1.py`.", []),
-        ("- `src/acme/api/importer_v1.py` is stale; read routes.py.", []),
-    ],
-)
-def test_a_path_said_old_is_checked_only_where_it_is_said_to_be_still_there(
-    repo: Path, line: str, expected: list[str]
-) -> None:
-    assert missing(repo, line + "\n") == expected

@@ -187,11 +187,6 @@ def test_a_target_of_a_tool_without_its_file_is_reported(tmp_path: Path) -> None
         ("- Pass `--workers 4` and `-v` for more\n", []),  # options alone
         ("- `Release -x` in the menu\n", []),  # not a program's name
         ("- Never `checkout` or `reset --hard` with go-git\n", []),  # a sub-command
-        ("- Dynamic imports using `await import()` only in tests\n", []),  # code
-        # Given after "run", "use", "with": a command line.
-        ("- Thumbnails are cut with `magick mogrify` first\n", ["magick"]),
-        ("- Then run `sqlx migrate`\n", ["sqlx"]),
-        ("- The `sqlx migrate` sub-command\n", []),  # named, not given to run
     ],
 )
 def test_programs_that_are_not_installed(repo: Path, text: str, expected: list[str]) -> None:

@@ -89,8 +89,6 @@ def commands_of(line: Line) -> Iterator[Command]:
             yield from _known(span)
         elif _OPTION.search(span):
             yield from _with_options(span)
-        elif _RUN_BEFORE.search(_prose_before(line, span)):
-            yield from _named_programs(span)
 
 
 # Commands that make what they are given, so it need not be there before them: each operand
@@ -133,29 +131,8 @@ _OPTION = re.compile(r"(?<!\S)--?[A-Za-z][\w-]*+(?:=\S*+)?(?!\S)")
 # An operand a program is given: a number, a path, a file name (`115200`, `/dev/ttyACM0`,
 # `k.pem`). A sub-command quoted with its flag (git's `reset --hard`) gives none.
 _OPERAND = re.compile(r"^(?:\d[\d.:]*|[\w.~-]*/[\w./~-]*|[\w-]+\.[A-Za-z]\w*)$")
-# A plain command line: words, options and operands, no code (`await import()`, `a = b`).
-_PLAIN_WORDS = re.compile(r"^[a-z][\w+-]*(?: [\w./:@%+,~-]+)+$")
 # A program as a command line names it: lowercase, no file extension (`x.py` is a path).
 _PROGRAM_NAME = re.compile(r"^[a-z][a-z0-9_+-]*+$")
-
-
-# The words a command is given after, in English: "run `x y`", "made with `x y`".
-_RUN_BEFORE = re.compile(r"\b(?:run|runs|use|uses|using|with|via)\s*+$", re.IGNORECASE)
-
-
-def _prose_before(line: Line, span: str) -> str:
-    """The line's prose before `span`'s first backtick (its last few characters)."""
-    at = line.text.find(f"`{span}`")
-    return line.prose[max(0, at - 12) : at] if at > 0 else ""
-
-
-def _named_programs(text: str) -> Iterator[Command]:
-    """The commands of `text`, plain words, with an argument whose program is named as one."""
-    if _PLAIN_WORDS.match(text) is None:
-        return
-    for command in _chain(text):
-        if _PROGRAM_NAME.match(command.program) and command.arguments:
-            yield command
 
 
 def _with_options(text: str) -> Iterator[Command]:
