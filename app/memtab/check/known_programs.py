@@ -23,6 +23,20 @@ KNOWN_PROGRAMS = _names(
     rake rbenv redis-cli rg rspec ruby ruff rustc rustup rye sam sbt serverless sqlite3
     stripe supabase svelte-kit swift tox tsc tsx turbo twine uv uvicorn uvx vercel vite
     vitest volta wrangler xcodebuild yarn zig
+    actionlint adb ansible-galaxy ansible-playbook argocd arduino-cli avrdude awslocal
+    bq buildah cargo-binstall ccache cdk chezmoi clang clang-format clang-tidy cloc
+    conan cppcheck dbmate dfu-util diesel direnv doctl dune eas eksctl esptool exiftool
+    fastlane ffprobe flyway g++ gcc gdal_translate gdalinfo gdb ghc ghcup glab gofmt
+    goimports golangci-lint goose gopls govulncheck grpcurl grype gsutil hadolint hcloud
+    helmfile hurl hyperfine idf.py ipython istioctl jupyter k3d k6 kotlinc ktlint
+    kubeseal kustomize latexmk lazygit lefthook liquibase lldb localstack luacheck
+    markdownlint minicom mkcert mkdocs mlflow mongosh multipass mysql nerdctl nrfjprog
+    ogr2ogr ollama openocd opam pandoc pg_dump pg_restore pgcli phpstan phpunit picocom
+    platformio pio pod podman-compose probe-rs protoc pylint pyinstaller quarto rclone
+    rebar3 restic rubocop scala-cli shellcheck shfmt skaffold skopeo sops sphinx-build
+    sqlc sqlx staticcheck stylua swiftformat swiftlint syft templ terraform terragrunt
+    tflint tippecanoe tmux tokei tofu trivy typst vagrant vcpkg vips wasm-pack west xh
+    yamllint zellij
     """
 )
 

@@ -417,11 +417,17 @@ def _same_action(one: frozenset[str], other: frozenset[str]) -> bool:
     return len(fewer) >= 2 and fewer <= more and len(more) - len(fewer) <= MAX_EXTRA
 
 
+_ANOTHER = OLD_PART | {"new", "newer", "next"}
+"""Stems that make a thing another of its kind ("the new stage's settings" are not the
+stages'): never the one stem a path's or command's key may have more."""
+
+
 def same_thing(one: Claim, other: Claim) -> bool:
     """Whether two claims are about one thing: the same key — for a port, also one
     subject the other's but for one word before it, a verb or a qualifier ("open
     grafana", "local minio": Grafana's, MinIO's); for a path or a command, also one's
-    stems the other's but one, two of them at least (a verb the other does not say)."""
+    stems the other's but one, two of them at least (a verb the other does not say, not
+    `_ANOTHER`'s)."""
     if one.kind != other.kind:
         return False
     if one.key == other.key:
@@ -436,7 +442,8 @@ def same_thing(one: Claim, other: Claim) -> bool:
         return same_count(one.key.removeprefix("count:"), other.key.removeprefix("count:"))
     if one.kind in ("path", "command"):
         small, large = sorted((set(one.key.split()), set(other.key.split())), key=len)
-        return len(small) >= 2 and small <= large and len(large) - len(small) == 1
+        extra = large - small
+        return len(small) >= 2 and small <= large and len(extra) == 1 and not extra & _ANOTHER
     if one.kind == "always-never":
         return _same_action(frozenset(one.key.split()), frozenset(other.key.split()))
     if one.kind == "tool":

@@ -276,3 +276,23 @@ def test_a_path_the_line_says_is_missing_is_not_reported_in_any_language(
     repo: Path, line: str, found: list[str]
 ) -> None:
     assert missing(repo, line + "\n") == found
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("- Lint rules are in `eslint.config.mjs`.", ["eslint.config.mjs"]),
+        ("- The CLI starts in `entry.ts`.", ["entry.ts"]),
+        ("- Prices come from LiteLLM (JSON in `prices.json`).", []),  # data, maybe not ours
+        ("- The route table is `routes.py`.", []),  # a file of the checkout, in src/acme/api
+        ("- CI is described in `ci.yml`.", []),  # there, in .github/workflows/
+        ("- Every service of ours ships an `acme.yaml`.", []),  # named after the project
+        ("- The API is served at `api.acme.example.com`.", []),  # a host, not a file
+        ("- Notes go to `ROADMAP.md` in the wiki.", []),  # a note's name, not source
+        ("- Settings in `src/acme/config/settings_local.py` and `v1.2`.", []),
+    ],
+)
+def test_a_file_name_alone_in_code_is_looked_for_anywhere_in_the_checkout(
+    repo: Path, line: str, expected: list[str]
+) -> None:
+    assert missing(repo, line + "\n") == expected

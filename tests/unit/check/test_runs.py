@@ -181,6 +181,15 @@ def test_a_target_of_a_tool_without_its_file_is_reported(tmp_path: Path) -> None
         ("- Run `./scripts/deploy.sh prod`\n", []),  # a path, not a program
         ("```bash\nexport FOO=1\ncd src\nsource .env\n```\n", []),
         ("- `make test`\n", []),
+        # A program given an option is a command line, whatever the program.
+        ("- `bossac -p /dev/ttyACM0 fw.bin` flashes the board\n", ["bossac"]),
+        ("- Sign the image: `cosign sign --key k.pem img`\n", ["cosign"]),
+        ("- Pass `--workers 4` and `-v` for more\n", []),  # options alone
+        ("- `Release -x` in the menu\n", []),  # not a program's name
+        # A well-known tool without options (`check.known_programs`).
+        ("- Lint the Dockerfile with `hadolint Dockerfile`\n", ["hadolint"]),
+        ("- `sqlc generate` after editing queries\n", ["sqlc"]),
+        ("- Never `checkout` or `reset --hard` with go-git\n", []),  # a sub-command
     ],
 )
 def test_programs_that_are_not_installed(repo: Path, text: str, expected: list[str]) -> None:

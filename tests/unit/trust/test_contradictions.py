@@ -78,6 +78,7 @@ def test_each_kind_of_contradiction(
         "Run the api tests with `pnpm test --filter api` or `make test-api`.",
         "Run the api tests with `pnpm test --filter api --watch`.",  # the same, more precise
         "The fixtures for the web app live in `web/fixtures`.",  # another thing
+        "Run the new api tests with `vitest run api`.",  # new ones: other tests
         "Use `npm ci` in the Dockerfile.",  # a command, not a choice of tool
         "Prettier printWidth is 100.",  # another thing's number
         "Ticket: PW-1519.",  # an identifier, no value of a thing

@@ -2,8 +2,9 @@
 
 Only well-formed command lines count: a code span or a line of a shell block that a POSIX
 shell would split without error, whose first word is a program name. Inline code is a
-command only when its program is a well-known developer tool (`known_programs.py`): a
-span like `about get` is a sub-command quoted in prose, not a program named `about`. A
+command when its program is a well-known developer tool (`known_programs.py`), or when it
+gives its program an option and an operand (`picocom -b 115200 /dev/ttyACM0`): a span like
+`about get` or `reset --hard` is a sub-command quoted in prose, not a program. A
 line of a block marked as shell (```bash, ```sh…) is a command whatever its program; a
 `$ ` prompt marks one in any block. Chains (`&&`, `||`, `;`, `|`) are split; `cd DIR &&`
 sets the directory of what follows; `sudo`, `env`, `time`, assignments (`FOO=1 make`)
@@ -86,6 +87,8 @@ def commands_of(line: Line) -> Iterator[Command]:
             yield from _known(span[powershell.end() :])
         elif _may_be_a_command(span):  # a well-known tool's command, not a quoted name
             yield from _known(span)
+        elif _OPTION.search(span):
+            yield from _with_options(span)
 
 
 # Commands that make what they are given, so it need not be there before them: each operand
@@ -121,6 +124,26 @@ def made_paths(line: Line) -> frozenset[str]:
 def _known(text: str) -> Iterator[Command]:
     """The commands of `text` that run a well-known tool with an argument."""
     yield from (c for c in _chain(text) if c.program in KNOWN_PROGRAMS and len(c.words) > 1)
+
+
+# An option word (`-b`, `--force`, `--out=x`): what a command line gives, and prose does not.
+_OPTION = re.compile(r"(?<!\S)--?[A-Za-z][\w-]*+(?:=\S*+)?(?!\S)")
+# An operand a program is given: a number, a path, a file name (`115200`, `/dev/ttyACM0`,
+# `k.pem`). A sub-command quoted with its flag (git's `reset --hard`) gives none.
+_OPERAND = re.compile(r"^(?:\d[\d.:]*|[\w.~-]*/[\w./~-]*|[\w-]+\.[A-Za-z]\w*)$")
+# A program as a command line names it: lowercase, no file extension (`x.py` is a path).
+_PROGRAM_NAME = re.compile(r"^[a-z][a-z0-9_+-]*+$")
+
+
+def _with_options(text: str) -> Iterator[Command]:
+    """The commands of `text` that give a program named as one an option and an operand."""
+    for command in _chain(text):
+        if (
+            _PROGRAM_NAME.match(command.program)
+            and any(_OPTION.fullmatch(word) for word in command.arguments)
+            and any(_OPERAND.match(word) for word in command.arguments)
+        ):
+            yield command
 
 
 def _may_be_a_command(span: str) -> bool:

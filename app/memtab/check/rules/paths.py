@@ -7,7 +7,10 @@ Only what is clearly a path of the checkout is checked (docs/formats.md §19.3):
   `owner/repo`, `application/json` and a path in another repository are not), or in a
   folder the line or its heading names or `cd`s to (`In services/api, … src/main.ts`), or
   nowhere but a file of the checkout ends with its folder and name (moved); `./file`; an
-  absolute path inside the checkout (`~/src/app/x.py` too, `~` the user's home);
+  absolute path inside the checkout (`~/src/app/x.py` too, `~` the user's home); a code
+  span that is one file name of source code or a tool's config (`jest.config.ts`; not
+  named after the project, as its users' files are), missing when no file of the
+  checkout has that name;
 - in a code span, a shell line, or prose — in prose only with a file extension, a
   trailing `/` or three parts (`and/or`, `client/server` are words);
 - a glob in a code span or a shell line (`packages/*/lib/`, `tests/**/*.snap`) whose first
@@ -97,6 +100,13 @@ _CONTAINER_PROGRAMS = frozenset({"docker", "podman", "nerdctl", "kubectl", "oc",
 _COMMAND_BREAK = re.compile(r"&&|\|\||[;|]|^\s*\$\s")
 # A code span that is one path with spaces in it (`docs/Design Notes/flow.md`).
 _SPACED = re.compile(r"[\w@.+-]++(?: [\w@.+-]++)*+(?:/[\w@.+-]++(?: [\w@.+-]++)*+)++/?")
+# A file name alone, of source code or a tool's `NAME.config.EXT`: a file of the project
+# wherever it is (a data file, `prices.json`, may be another program's; a domain,
+# `api.example.com`, a version, `v1.2`, a note's name, `ROADMAP.md`, are not files).
+_BARE_FILE = re.compile(
+    r"[A-Za-z0-9_][\w@+-]*+(?:\.config\.(?:[cm]?[jt]s|json|ya?ml|toml)|\.(?:[cm]?[jt]sx?|py|"
+    r"pyi|rs|go|c|h|cc|cpp|hpp|java|kt|swift|rb|php|cs|ex|exs|lua|vue|svelte))"
+)
 _CUT = ("…", "...")
 """What ends a name cut short (`docs/adr/0003-…`)."""
 
@@ -206,11 +216,20 @@ def _candidates(line: Line, checkout: Checkout) -> Iterator[tuple[str, bool]]:
             yield from ((token, False) for token in _tokens(line.text, globs=True))
         return
     for span in line.spans:
-        if _one_spaced_path(span.strip(), checkout):
+        if _one_spaced_path(span.strip(), checkout) or _own_file_name(span.strip(), checkout):
             yield span.strip(), False
         else:
             yield from ((token, False) for token in _tokens(span, globs=True))
     yield from ((token, True) for token in _tokens(line.prose))
+
+
+def _own_file_name(span: str, checkout: Checkout) -> bool:
+    """Whether a code span is a file name alone (`_BARE_FILE`) that is not named after the
+    project: a tool named for its project reads `dockyard.yaml` in its users' repositories."""
+    if _BARE_FILE.fullmatch(span) is None:
+        return False
+    project = os.path.basename(str(checkout.root).rstrip("/")).lower()
+    return not span.lower().startswith(project)
 
 
 def _one_spaced_path(span: str, checkout: Checkout) -> bool:
@@ -303,7 +322,10 @@ def _inside(
     explicit = token.startswith("./")  # relative to where the line's commands run
     token = token.removeprefix("./")
     parts = token.split("/")
-    single = explicit and len(parts) == 1 and (_EXTENSION.search(token) or token[:1] == ".")
+    single = len(parts) == 1 and (
+        (explicit and (_EXTENSION.search(token) or token[:1] == "."))
+        or (not strict and _BARE_FILE.fullmatch(token) is not None)
+    )
     if (len(parts) < 2 and not single) or not _plausible(parts):
         return None
     if is_glob(token) and len(parts) > MAX_PARTS:
@@ -341,8 +363,9 @@ def _relative(
     base = next((b for b in named if checkout.exists(f"{b}/{parts[0]}")), None)
     if base is not None:
         return f"{base}/{token}"
-    if explicit and len(parts) == 1:
-        # `./manage.py` run from a folder the note does not name: there when anywhere.
+    if len(parts) == 1:
+        # `./manage.py` run from a folder the note does not name, `jest.config.ts`: there
+        # when anywhere.
         return next(iter(checkout.named(token)), token)
     if checkout.exists(parts[0]):
         return token
