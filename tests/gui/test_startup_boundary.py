@@ -108,7 +108,18 @@ class WatchTheWindow:
         return spec
 
 
+class WhichThreadImports:
+    # Notes the thread that imports the step after the paint (a finder that finds nothing).
+    def find_spec(self, name, path=None, target=None):
+        if name == "memtab.gui.window.features":
+            import threading
+
+            record.append("settled-step-thread " + threading.current_thread().name)
+        return None
+
+
 sys.meta_path.insert(0, WatchTheWindow())
+sys.meta_path.insert(0, WhichThreadImports())
 from memtab.launch import main
 
 status = main(argv)
@@ -136,6 +147,8 @@ class Start:
     paint_handlers: str
     exit_handlers: str
     log: str
+    settled_step_thread: str
+    """The thread that imported the step after the paint (`boundary.SETTLED_STEP`)."""
 
 
 def start_window(home: Home, tmp_path: Path) -> Start:
@@ -176,6 +189,7 @@ def start_window(home: Home, tmp_path: Path) -> Start:
         paint_handlers=fields["paint-handlers"],
         exit_handlers=fields["exit-handlers"],
         log=(tmp_path / "log" / "memtab.log").read_text(encoding="utf-8"),
+        settled_step_thread=fields.get("settled-step-thread", ""),
     )
 
 
@@ -242,6 +256,12 @@ def test_the_first_paint_contract_reaches_every_module_imported_before_the_paint
         "libraries imported before the tree's first paint but not in "
         f"memtab.gui.first_paint.boundary.LIBRARIES_BEFORE_FIRST_PAINT: {unlisted_libraries}"
     )
+
+
+def test_the_step_after_the_paint_is_imported_off_the_gui_thread(started: StartOn) -> None:
+    """Its ~340 modules took the GUI thread 1–2 s after the paint: a key or a scroll then
+    waited for them (issue 97)."""
+    assert started.start.settled_step_thread not in ("", "MainThread")
 
 
 def test_the_first_paint_uses_no_qt_class_whose_enums_it_does_not_need(started: StartOn) -> None:

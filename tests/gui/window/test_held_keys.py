@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QMenu
 from pytestqt.qtbot import QtBot
 
 from gui import memory_tree_support as support
@@ -79,6 +80,30 @@ def test_a_shortcut_pressed_before_the_actions_exist_is_carried_out_once_they_do
         assert search.hasFocus(), "the first scan shown leaves the keyboard where the key put it"
     finally:
         held_scan.set()
+        window.close_without_asking()
+
+
+def open_menu_title() -> str | None:
+    popup = QApplication.activePopupWidget()
+    return popup.title() if isinstance(popup, QMenu) and popup.isVisible() else None
+
+
+def test_a_menu_key_pressed_before_the_menus_are_filled_opens_its_menu_once_they_are(
+    qtbot: QtBot, home: Home, tmp_path: Path, held_scan: threading.Event
+) -> None:
+    """Alt+F goes to the menu bar, not the window: Qt opened the File menu while it was empty
+    (nothing shown) and the key was gone."""
+    window = shown_window(qtbot, home, tmp_path)
+    try:
+        assert window.features is None, "no menu filled yet"
+        qtbot.keyClick(window.memory_tab.tree, Qt.Key.Key_F, Qt.KeyboardModifier.AltModifier)
+        qtbot.waitUntil(lambda: open_menu_title() == "&File", timeout=WAIT_MS)
+        assert window.held_keys.held == 0
+    finally:
+        held_scan.set()
+        popup = QApplication.activePopupWidget()
+        if popup is not None:
+            popup.close()
         window.close_without_asking()
 
 

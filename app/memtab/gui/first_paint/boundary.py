@@ -6,7 +6,11 @@ NamedTuples, not dataclasses, and name enum-heavy Qt classes through `QtGui`/`Qt
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import sys
+import threading
+from collections.abc import Callable
 from types import ModuleType
 
 # How many of memtab's modules the outline's start loads at most (the list itself is the
@@ -111,8 +115,37 @@ QT_CLASSES_NEVER_BEFORE_FIRST_PAINT = (
 SETTLED_STEP = "memtab.gui.window.features"
 
 
+class _Loading:
+    """The worker thread importing the step after the paint, while it runs."""
+
+    thread: threading.Thread | None = None
+
+
 def settled_step() -> ModuleType:
     """The step after the first paint (`memtab.gui.window.features`), imported the first
     time the window runs its features' list (`WINDOW_FEATURES`: the Memory tab assembled,
-    or an error it shows before)."""
+    or an error it shows before); once `load_settled_step`'s import has ended, if it runs."""
+    loading = _Loading.thread
+    if loading is not None and loading is not threading.current_thread():
+        loading.join()  # never two threads importing its modules at once
     return importlib.import_module(SETTLED_STEP)
+
+
+def load_settled_step(done: Callable[[], object]) -> None:
+    """Import the step after the paint on a worker thread, then call `done` there (a signal's
+    `emit`: queued to the GUI thread). Its ~340 modules are 1–2 s of CPU during which the GUI
+    thread would take no key, scroll or paint; on the worker it gives the interpreter back
+    every millisecond (`app.prefer_the_gui_thread`)."""
+    if SETTLED_STEP in sys.modules or _Loading.thread is not None:
+        done()
+        return
+
+    def load() -> None:
+        # An import that fails here fails again, and is reported, on the GUI thread.
+        with contextlib.suppress(Exception):
+            importlib.import_module(SETTLED_STEP)
+        with contextlib.suppress(RuntimeError):  # its window was closed (and deleted) meanwhile
+            done()
+
+    _Loading.thread = threading.Thread(target=load, name="settled-step-import", daemon=True)
+    _Loading.thread.start()

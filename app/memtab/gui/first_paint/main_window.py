@@ -354,7 +354,7 @@ class MainWindow(QMainWindow):
         for title in MENU_TITLES:
             self.menuBar().addMenu(title)
         memory_tab.set_assembler(self._assemble_memory_tab)
-        self.held_keys = HeldKeys(self, memory_tab.assemble)
+        self.held_keys = HeldKeys(self, memory_tab.assemble, self.menuBar())
         """Shortcuts pressed before the actions are built, carried out once they are."""
         self.successor: MainWindow | None = None
         """The window of the home opened with File → Open home (this one then closes)."""

@@ -33,6 +33,7 @@ from memtab.components.tree.tree import default_expanded_keys
 from memtab.components.window.settings_news import SettingsChange, SettingsSection
 from memtab.file_protocol.file_ref import MemoryFileRef
 from memtab.gui.context import WindowContext
+from memtab.gui.first_paint.boundary import load_settled_step
 from memtab.gui.memory_tab.overlay import TreeOverlay
 from memtab.gui.memory_tab.panes import PaneSwitch
 from memtab.gui.memory_tab.workspace_picker import WorkspacePicker
@@ -186,6 +187,7 @@ class MemoryTab(QWidget):
     watch_targets_changed = Signal(object)
     sources_loaded = Signal()
     forward_requested = Signal()
+    _settled_step_loaded = Signal()  # from the worker importing it (`load_settled_step`)
 
     def __init__(
         self,
@@ -241,6 +243,7 @@ class MemoryTab(QWidget):
         self._time_refresh.setInterval(_RELATIVE_TIME_REFRESH_MS)
         self._time_refresh.timeout.connect(self._on_time_refresh_timeout)
         self._time_refresh.start()
+        self._settled_step_loaded.connect(self._on_settled_step_loaded)
 
     def set_assembler(self, assemble: Callable[[], None]) -> None:
         """How the tab is assembled: its window's features of the phase after the paint
@@ -546,8 +549,12 @@ class MemoryTab(QWidget):
         self.descriptions_shown.emit()
         if self.controller is not None:
             self._finish_loading()
-        else:
-            self.tree.after_next_paint(self.assemble)
+        else:  # its modules imported on a worker, so keys and paints go on meanwhile
+            self.tree.after_next_paint(lambda: load_settled_step(self._settled_step_loaded.emit))
+
+    @Slot()
+    def _on_settled_step_loaded(self) -> None:
+        self.assemble()
 
     def _finish_loading(self) -> None:
         """The controller has caught up with the first scan: what follows it, then
