@@ -470,9 +470,9 @@ CALLS_FIRST_WAIT_S = 0.05
 
 
 class CallsFirst:
-    """The calls a catalog is answering, which its background listing lets go first: between two
-    folders it waits until none is (`CALLS_FIRST_WAIT_S` at most each time, so it still ends) — its
-    stats and objects, beside a search on the same interpreter, made that search's slowest answers."""
+    """The calls a catalog is answering, which its background walks let go first: between two
+    folders a walk waits until none is (`CALLS_FIRST_WAIT_S` at most each time, so it ends) — its
+    stats and objects, beside a search on the same interpreter, made the slowest answers."""
 
     def __init__(self) -> None:
         self._answered = threading.Condition()
