@@ -19,7 +19,6 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
 
 from memtab.agent_server.catalog_listing import (
-    CallsFirst,
     Folder,
     Listed,
     ListedFiles,
@@ -167,7 +166,6 @@ class MemoryCatalog:
         self._changes = WatchedChanges()
         self._changed = self._changes.reported  # a watched root reported a change
         self._probe: SourceProbe | None = None  # the other agents' files, as last listed
-        self._calls = CallsFirst()  # let go first by the background walks
 
     def close(self) -> None:
         """Stop watching and indexing (the server ends); a racing call fails on the index."""
@@ -244,7 +242,7 @@ class MemoryCatalog:
         if self._files.presumed:
             self._listed_at = None
         self._fresh()
-        with self._listing, self._calls.answering():
+        with self._listing:
             files = self._files
             if self._rows is None or self._rows[0] is not files:
                 self._rows = (files, self._full_rows(files))
@@ -263,16 +261,10 @@ class MemoryCatalog:
             assert index is not None  # opened by the first listing
             if ranked is None:
                 within = [root for root, of in roots.items() if in_scope(of, scope)]
-                with self._calls.answering():
-                    ranked = self._searched(index, files, query, within, limit)
+                ranked = self._searched(index, files, query, within, limit)
             if index.generation == self._generation:
                 break
         assert ranked is not None  # the loop ran
-        with self._calls.answering():
-            return self._found(ranked, files, query)
-
-    def _found(self, ranked: list[Hit], files: ListedFiles, query: str) -> list[SearchHit]:
-        """The index's `ranked` hits as results, each with its best line."""
         results = []
         lines: dict[str, tuple[int, str] | None] = {}  # look-alike notes: one text's line once
         for hit in ranked:
@@ -364,21 +356,15 @@ class MemoryCatalog:
 
     def _relist_in_background(self) -> None:
         try:
-            self._relist(between_folders=self._calls.let_calls_go_first)
+            self._relist()
         except Exception:  # the next call tries again; this one's answer stands
             logger.exception("catalog: re-listing failed")
         finally:
             self._listing.release()
 
-    def _relist(
-        self,
-        query: _Query | None = None,
-        attempt: int = 0,
-        between_folders: Callable[[], None] | None = None,
-    ) -> list[Hit] | None:
+    def _relist(self, query: _Query | None = None, attempt: int = 0) -> list[Hit] | None:
         """List by a stat walk, then index what changed (the caller holds `_listing`); with a
-        `query`, its answer when the index's rows are the listing's; `between_folders`: the walk's
-        pause."""
+        `query`, its answer when the index's rows are the listing's."""
         started = self._clock()
         self._changes.take()
         if self._index is None:
@@ -397,7 +383,7 @@ class MemoryCatalog:
             assert query is not None
             listing, ahead = _presumed(self.store, kept, index, query, guessed)
         else:
-            listing = list_files(self.store, kept, between_folders)
+            listing = list_files(self.store, kept)
             ahead = None if query is None else _search_ahead(index, query, guessed, listing.roots)
         files = listing.files
         stale, gone = index.stale_by_root(
@@ -465,8 +451,7 @@ class MemoryCatalog:
                 if not self._kept(observer):
                     return
                 # Changed, new, gone or racy: re-stat'ed next call.
-                walked = list_files(self.store, [], self._calls.let_calls_go_first)
-                self._changes.report(self._files.differing(walked))
+                self._changes.report(self._files.differing(list_files(self.store, [])))
                 self._presumed = False  # what it presumed is stat'ed and reported
             index = self._index
             if index is not None and not self._closing.is_set():

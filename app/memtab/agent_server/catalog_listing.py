@@ -12,7 +12,6 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
-from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
 
@@ -209,19 +208,15 @@ def kept_sources(
     return [source for source in discover(sources()).sources if keep is None or keep(source)]
 
 
-def list_files(
-    store: MemoryStore, kept: list[Source], between_folders: Callable[[], None] | None = None
-) -> Listing:
-    """Stat every file of the available scopes and list the `kept` sources (`between_folders`
-    called before each folder's stats)."""
-    return list_presumed(store, kept, lambda _roots: None, between_folders)
+def list_files(store: MemoryStore, kept: list[Source]) -> Listing:
+    """Stat every file of the available scopes and list the `kept` sources."""
+    return list_presumed(store, kept, lambda _roots: None)
 
 
 def list_presumed(
     store: MemoryStore,
     kept: list[Source],
     held_for: Callable[[tuple[str, ...]], Mapping[str, Rows] | None],
-    between_folders: Callable[[], None] | None = None,
 ) -> Listing:
     """Every file of the available scopes walked by names and the `kept` sources, each one the index
     holds under the same name and inode presumed as it is (the caller confirms those it answers
@@ -240,8 +235,6 @@ def list_presumed(
     for root, scope, prefix, walk in walks:
         rows, stamped = held.get(root, {}), stamps[root]
         for folder in walk.folders:
-            if between_folders is not None:
-                between_folders()
             inside = prefix + "".join(f"{name}/" for name in folder.segments)
             unknown = []
             for name, inode in zip(folder.files, folder.inodes, strict=True):
@@ -463,38 +456,6 @@ def restat(roots: dict[Scope, str], paths: Iterable[str]) -> tuple[dict[str, Lis
                 gone.discard(key)
             break
     return listed, gone
-
-
-CALLS_FIRST_WAIT_S = 0.05
-"""How long a background listing waits for the calls being answered, at most, before each folder."""
-
-
-class CallsFirst:
-    """The calls a catalog is answering, which its background walks let go first: between two
-    folders a walk waits until none is (`CALLS_FIRST_WAIT_S` at most each time, so it ends) — its
-    stats and objects, beside a search on the same interpreter, made the slowest answers."""
-
-    def __init__(self) -> None:
-        self._answered = threading.Condition()
-        self._answering = 0
-
-    @contextmanager
-    def answering(self) -> Iterator[None]:
-        """While a call is answered (never around a wait for the listing itself)."""
-        with self._answered:
-            self._answering += 1
-        try:
-            yield
-        finally:
-            with self._answered:
-                self._answering -= 1
-                if not self._answering:
-                    self._answered.notify_all()
-
-    def let_calls_go_first(self) -> None:
-        """Wait until no call is being answered, `CALLS_FIRST_WAIT_S` at most."""
-        with self._answered:
-            self._answered.wait_for(lambda: not self._answering, CALLS_FIRST_WAIT_S)
 
 
 # Past this many files in one report, relisting costs less.
