@@ -38,7 +38,8 @@ class SessionWorker:
             self._thread.start()
         self._calls.put((loop, outcome, function, args))
         with anyio.CancelScope(shield=True):
-            return await outcome
+            value = await outcome
+        return value
 
     def close(self) -> None:
         if self._thread is not None:
