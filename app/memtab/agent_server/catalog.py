@@ -6,6 +6,7 @@ scope roots and a stat of the other agents' files each call (`SourceProbe`) (doc
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
 import os
 import threading
@@ -245,6 +246,7 @@ class MemoryCatalog:
             files = self._files
             if self._rows is None or self._rows[0] is not files:
                 self._rows = (files, self._full_rows(files))
+                self._keep_out_of_collections()
             rows = self._rows[1]
         self._answered.set()
         return [row for row in rows if scope is None or in_scope(row.scope, scope)]
@@ -411,6 +413,7 @@ class MemoryCatalog:
             self._indexing = self._start(self._index_the_rest, "memtab-mcp-indexing", index, rest)
         if self._watching is None and self._background:
             self._watching = self._start(self._start_watching, "memtab-mcp-watch")
+        self._keep_out_of_collections()
         return answered
 
     def _apply_changes(self) -> None:
@@ -513,6 +516,12 @@ class MemoryCatalog:
         if observer is not None:
             stop_observer(observer)
         return False
+
+    def _keep_out_of_collections(self) -> None:
+        """A server's listing and rows live until the next: out of the cycle collector's sight
+        (`gc.freeze`), whose full passes over 20,000 files' objects held a search 80–220 ms."""
+        if self._background:
+            gc.freeze()
 
     def _full_rows(self, files: ListedFiles) -> list[FileRow]:
         """Every file's row: the store's files described (`_store_listings`), the sources'."""

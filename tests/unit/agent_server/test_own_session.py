@@ -233,3 +233,28 @@ def test_a_ping_is_answered_while_a_call_runs_and_a_cancelled_call_never(
         from_client.close()
         service.close()
     assert [each["id"] for each in said] == [1, 3, 4]  # 2 cancelled: never answered
+
+
+def test_a_sessions_calls_run_on_one_thread_of_its_own_that_ends_with_it(
+    demo: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = MemoryService(demo, None, writes="off", other_agents=False)
+    ran_on: list[threading.Thread] = []
+    real_call = service.call
+
+    def recorded_call(name: str, arguments: dict[str, Any], client: str | None) -> Answer:
+        ran_on.append(threading.current_thread())
+        return real_call(name, arguments, client)
+
+    monkeypatch.setattr(service, "call", recorded_call)
+    kept = ("initialize", "notifications/initialized", "tools/call")
+    frames = [each for each in frames_of("2025-11-25") if each.get("method") in kept]
+    try:
+        said = conversation(serve_frames, service, frames)
+    finally:
+        service.close()
+    assert any(each.get("result", {}).get("content") for each in said)
+    assert len(ran_on) >= 2 and len(set(ran_on)) == 1, ran_on
+    assert ran_on[0].name == "memtab-mcp-session"  # not a pool's: the hop costs a third of it
+    ran_on[0].join(WITHIN_S)
+    assert not ran_on[0].is_alive(), "the session's worker outlived it"

@@ -23,6 +23,7 @@ from memtab import __version__
 from memtab.agent_server.catalog_listing import missing_home_words
 from memtab.agent_server.service import Answer, MemoryService
 from memtab.agent_server.serving.frames import INVALID_REQUEST, Message, Send
+from memtab.agent_server.serving.worker import SessionWorker
 from memtab.agent_server.session_scope import FROM_ROOTS
 from memtab.agent_server.tools import server_instructions, tool_specs
 
@@ -130,10 +131,11 @@ class SessionRoots:
     """One session's roots, in either era: whether they are still to be asked (asked before the next
     listing or call once they changed), and what the session served when its tools were listed."""
 
-    def __init__(self, service: MemoryService) -> None:
+    def __init__(self, service: MemoryService, worker: SessionWorker | None = None) -> None:
         self.service = service
         self.asked = False
         self.listed: object = None
+        self._worker = worker
 
     async def settle(self, ask: Callable[[], Awaitable[object]] | None) -> None:
         """Serve where the client's roots are (`ask`: the client's `roots/list` result; None: it
@@ -149,7 +151,11 @@ class SessionRoots:
         except (TimeoutError, RpcError, ValueError) as error:
             logger.info("memtab mcp: no roots from the client (%s)", error)
             return
-        if directories:
+        if not directories:
+            return
+        if self._worker is not None:
+            await self._worker.run(self.service.settle, directories, FROM_ROOTS)
+        else:
             await anyio.to_thread.run_sync(self.service.settle, directories, FROM_ROOTS)
 
     def tools_listed(self) -> None:
@@ -208,9 +214,10 @@ class McpSession:
         self._send = send
         self._client: dict[str, Any] | None = None  # the client's `initialize` params
         self._initialized = False
-        self._roots = SessionRoots(service)
-        # One call or listing at a time per session, its disk work on a worker thread: the loop,
-        # shared by a warm host, never waits.
+        # One call or listing at a time per session, its disk work on the session's worker: the
+        # loop, shared by a warm host, never waits.
+        self._worker = SessionWorker()
+        self._roots = SessionRoots(service, self._worker)
         self._one_at_a_time = anyio.Lock()
         self._in_flight: dict[object, anyio.CancelScope] = {}
         self._waiting: dict[int, _Waiting] = {}
@@ -228,6 +235,7 @@ class McpSession:
                     waiting.done.set()
         finally:
             self._ended = True
+            self._worker.close()
 
     async def _take(self, message: Message, group: anyio.abc.TaskGroup) -> None:
         method = message.get("method")
@@ -301,8 +309,8 @@ class McpSession:
             raise _invalid_params()
         async with self._one_at_a_time:
             await self._roots.settle(self._roots_asker())
-            await anyio.to_thread.run_sync(self.service.refresh)
-            await anyio.to_thread.run_sync(self.service.meet_client, self._client_name())
+            await self._worker.run(self.service.refresh)
+            await self._worker.run(self.service.meet_client, self._client_name())
             self._roots.tools_listed()
             return listed_tools(self.service)
 
@@ -312,7 +320,7 @@ class McpSession:
             raise _invalid_params()
         async with self._one_at_a_time:
             await self._roots.settle(self._roots_asker())
-            answer = await anyio.to_thread.run_sync(
+            answer = await self._worker.run(
                 answered_call, self.service, name, dict(arguments or {}), self._client_name()
             )
             await self._roots.tell_if_changed(self._tell_tools_changed)
