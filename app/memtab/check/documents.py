@@ -240,13 +240,17 @@ class Listed:
         self.history_keys = frozenset(w.history_key for w in shown)
         """The history indexes of mux's documents (`Document.history_key`)."""
         self.other_agents = sources
+        self._stamps: bytes | None = None
 
     def stamps(self, racy_after_ns: int) -> bytes | None:
         """A digest of everything `collect` makes its documents and problems of: each scope's
         place, each file's name, `lstat` and what the home's meta says of it, every other
         agent's document; None when a file changed after `racy_after_ns` (it may change again
         within its time's tick, git's "racily clean"), is not a regular file, or is gone:
-        only its read tells."""
+        only its read tells. Once a digest, always that one: a file not changed after
+        `racy_after_ns` is not after a later one, and the `lstat`s are the listing's."""
+        if self._stamps is not None:
+            return self._stamps
         digest = hashlib.blake2b(digest_size=16)
         for listed in self._scopes:
             where = listed.where
@@ -270,7 +274,8 @@ class Listed:
         digest.update(repr(self._problems).encode("utf-8", "surrogatepass"))
         for document in self._sources:
             digest.update(repr(_fields_of(document)).encode("utf-8", "surrogatepass"))
-        return digest.digest()
+        self._stamps = digest.digest()
+        return self._stamps
 
     def collect(self, texts: KnownTexts | None = None) -> Collected:
         """The documents (mux's read, each still as `texts` holds it not opened again), the
