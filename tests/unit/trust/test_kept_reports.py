@@ -309,6 +309,27 @@ def test_a_cold_json_run_lists_the_memory_and_makes_its_json_once(
     assert _printed(home, capsys) == cold and made == [1]
 
 
+@pytest.mark.parametrize("command", ["contradictions", "leaks"])
+def test_each_warm_json_run_prints_the_kept_bytes_without_rebuilding_them(
+    home: Home, command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As duplicates: a cold `--json` run makes its JSON once; a warm one prints what it
+    printed, neither working the report out nor rebuilding its records."""
+    made: list[int] = []
+    report = type(_cold(home, command))
+    to_json = report.to_json
+    monkeypatch.setattr(report, "to_json", lambda self: made.append(1) or to_json(self))
+    args = ["--home", str(home.root), command, "--json", "--no-sources"]
+    capsys.readouterr()
+    cold = main(args), capsys.readouterr().out
+    assert made == [1] and cold[0] == 1
+    worked = _counted(monkeypatch, command)
+    rebuilt: list[bytes] = []
+    monkeypatch.setattr(reports.KeptReport, "get", lambda self, key: rebuilt.append(key))
+    assert (main(args), capsys.readouterr().out) == cold
+    assert worked == [] and rebuilt == [] and made == [1]
+
+
 def test_a_damaged_printed_report_is_worked_out_again(
     home: Home, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
