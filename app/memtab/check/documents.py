@@ -374,21 +374,17 @@ class _ScopeListed:
 
 
 def _listed(store: ScopeStore, scope: Scope) -> _ScopeListed:
-    listing = store.list_scope(scope, read_files=False)
+    stats: dict[VirtualPath, os.stat_result] = {}
+    listing = store.list_scope(scope, read_files=False, stats=stats)
     if not listing.files:
         return _ScopeListed(None, listing.error, (), {})
     where = _Where.of(store, scope)
-    root = os.fspath(where.root)
-    files = []
-    for entry in listing.files:
-        if entry.binary:
-            continue
-        try:
-            info: os.stat_result | None = os.lstat(os.path.join(root, *entry.path.segments))
-        except OSError:
-            info = None
-        files.append((entry.path, entry.modified_at_ms, info))
-    return _ScopeListed(where, listing.error, tuple(files), store.meta_entries())
+    files = tuple(
+        (entry.path, entry.modified_at_ms, stats.get(entry.path))
+        for entry in listing.files
+        if not entry.binary
+    )
+    return _ScopeListed(where, listing.error, files, store.meta_entries())
 
 
 def _scope_documents(
