@@ -210,7 +210,7 @@ def shared_memory_refusal(source: Source, content: str) -> str | None:
     potential secret); None: it may."""
     if source.shared is None:
         return None
-    # lazy: the secret patterns (~0.1 s to compile) only for a write to shared memory, never a
+    # lazy: the secret patterns (~0.03 s to import) only for a write to shared memory, never a
     # trust command's read
     from memtab.redact import secret_labels
 
