@@ -240,13 +240,17 @@ class Listed:
         self.history_keys = frozenset(w.history_key for w in shown)
         """The history indexes of mux's documents (`Document.history_key`)."""
         self.other_agents = sources
+        self._stamps: bytes | None = None
 
     def stamps(self, racy_after_ns: int) -> bytes | None:
         """A digest of everything `collect` makes its documents and problems of: each scope's
         place, each file's name, `lstat` and what the home's meta says of it, every other
         agent's document; None when a file changed after `racy_after_ns` (it may change again
         within its time's tick, git's "racily clean"), is not a regular file, or is gone:
-        only its read tells."""
+        only its read tells. Once a digest, always that one: a file not changed after
+        `racy_after_ns` is not after a later one, and the `lstat`s are the listing's."""
+        if self._stamps is not None:
+            return self._stamps
         digest = hashlib.blake2b(digest_size=16)
         for listed in self._scopes:
             where = listed.where
@@ -270,7 +274,8 @@ class Listed:
         digest.update(repr(self._problems).encode("utf-8", "surrogatepass"))
         for document in self._sources:
             digest.update(repr(_fields_of(document)).encode("utf-8", "surrogatepass"))
-        return digest.digest()
+        self._stamps = digest.digest()
+        return self._stamps
 
     def collect(self, texts: KnownTexts | None = None) -> Collected:
         """The documents (mux's read, each still as `texts` holds it not opened again), the
@@ -369,21 +374,17 @@ class _ScopeListed:
 
 
 def _listed(store: ScopeStore, scope: Scope) -> _ScopeListed:
-    listing = store.list_scope(scope, read_files=False)
+    stats: dict[VirtualPath, os.stat_result] = {}
+    listing = store.list_scope(scope, read_files=False, stats=stats)
     if not listing.files:
         return _ScopeListed(None, listing.error, (), {})
     where = _Where.of(store, scope)
-    root = os.fspath(where.root)
-    files = []
-    for entry in listing.files:
-        if entry.binary:
-            continue
-        try:
-            info: os.stat_result | None = os.lstat(os.path.join(root, *entry.path.segments))
-        except OSError:
-            info = None
-        files.append((entry.path, entry.modified_at_ms, info))
-    return _ScopeListed(where, listing.error, tuple(files), store.meta_entries())
+    files = tuple(
+        (entry.path, entry.modified_at_ms, stats.get(entry.path))
+        for entry in listing.files
+        if not entry.binary
+    )
+    return _ScopeListed(where, listing.error, files, store.meta_entries())
 
 
 def _scope_documents(

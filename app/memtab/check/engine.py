@@ -57,6 +57,7 @@ from memtab.check.rules.recall import index_findings, recall_found
 from memtab.check.rules.runnable import aliases_in, run_problems
 from memtab.check.settings import load_stale_days
 from memtab.file_protocol.file_ref import SourceError
+from memtab.fs.atomic import compact_json
 from memtab.fs.clock import Clock, now_ms
 from memtab.fs.memo import RACY_MARGIN_NS, collection_paused
 from memtab.humanize import plural
@@ -115,6 +116,7 @@ class CheckEngine:
         self._texts = KeptTexts(home, hold=False) if kept else None
         self._reports = kept_checks(home) if keep_report else None
         self._listing: tuple[str | None, Listed, bytes | None] | None = None
+        self._last_kept: tuple[CheckReport, KeptCheck] | None = None
         self._renames: dict[str, tuple[object, dict[str, str]]] = {}
         self._ignored: dict[tuple[Path, object, frozenset[str]], frozenset[str]] = {}
         self._problems: tuple[str, ...] = ()  # what the last check could not read
@@ -243,8 +245,16 @@ class CheckEngine:
             stale_days=self.stale_days,
         )
         if key is not None and self._reports is not None and not cancelled:
-            self._reports.put(key, self._kept_check(report, results))
+            kept = self._kept_check(report, results)
+            self._reports.put(key, tuple(kept))
+            self._last_kept = (report, kept)
         return report
+
+    def printed_of(self, report: CheckReport) -> KeptCheck | None:
+        """What `--json` prints of `report` when it is the one just kept (`keep_report`): its
+        JSON made once, for the memo and stdout alike."""
+        last = self._last_kept
+        return last[1] if last is not None and last[0] is report else None
 
     def _begin(self) -> None:
         """A check begins: every answer is asked again (the user may have made a file,
@@ -255,22 +265,20 @@ class CheckEngine:
         self._memory_names = MemoryNames()
         self._find_program = self._given_finder or program_finder(self._env)
 
-    def _kept_check(self, report: CheckReport, results: list[tuple[Document, Worked]]) -> tuple:
-        """What `printed` answers a next check over the same memory with (`KeptCheck`)."""
+    def _kept_check(self, report: CheckReport, results: list[tuple[Document, Worked]]) -> KeptCheck:
+        """What `printed` answers a next check over the same memory with."""
         documents = [document for document, _ in results]
         projects = sorted({d.project for d in documents if d.project is not None})
-        return tuple(
-            KeptCheck(
-                document=report.to_json(),
-                problems=tuple(report.problems),
-                found=bool(report.findings),
-                until_ms=stale_until(documents, self._clock(), self.stale_days),
-                asked=tuple(dict.fromkeys(a for _, work in results for a in work.asked)),
-                signatures=tuple(
-                    sorted(dict(s for _, work in results for s in work.signatures).items())
-                ),
-                checkouts=tuple((p, checkout_of(p) is not None) for p in projects),
-            )
+        return KeptCheck(
+            printed=compact_json(report.to_json()),
+            problems=tuple(report.problems),
+            found=bool(report.findings),
+            until_ms=stale_until(documents, self._clock(), self.stale_days),
+            asked=tuple(dict.fromkeys(a for _, work in results for a in work.asked)),
+            signatures=tuple(
+                sorted(dict(s for _, work in results for s in work.signatures).items())
+            ),
+            checkouts=tuple((p, checkout_of(p) is not None) for p in projects),
         )
 
     # --- one file ---------------------------------------------------------------------

@@ -234,9 +234,10 @@ FOREVER_MS = 2**62
 
 
 class KeptCheck(NamedTuple):
-    """A check's report as `--json` prints it, and what else it holds while."""
+    """A check's report as `--json` prints it (`compact_json`'s bytes), and what else it
+    holds while."""
 
-    document: dict[str, Any]
+    printed: bytes
     problems: tuple[str, ...]
     found: bool
     until_ms: int
@@ -273,9 +274,9 @@ def stale_until(documents: Iterable[Document], now_ms: int, stale_days: int) -> 
 def _a_kept_check(held: Any) -> bool:
     if type(held) is not tuple or len(held) != len(KeptCheck._fields):
         return False
-    document, problems, found, until, asked, signatures, checkouts = held
+    printed, problems, found, until, asked, signatures, checkouts = held
     return (
-        type(document) is dict
+        type(printed) is bytes
         and type(problems) is tuple
         and all(type(problem) is str for problem in problems)
         and type(found) is bool

@@ -29,7 +29,7 @@ from typing import (
 )
 
 from memtab.cli.options import HOME_HELP, CliError, home_location
-from memtab.fs.atomic import encode_utf8
+from memtab.fs.atomic import compact_json, encode_utf8
 from memtab.fs.records import Record
 from memtab.store.errors import ScopeUnavailableError
 from memtab.store.home import Home
@@ -330,10 +330,22 @@ def print_json(value: Any) -> None:
     (a lone surrogate from a model or a file name) is written as U+FFFD. Indented for a person
     at a terminal, compact for a program reading a pipe or file (as `gh` does): the same keys
     and values, and the C encoder, which indenting rules out (check's 26 MB: 0.2 s, not 0.9 s)."""
-    indent = 2 if sys.stdout.isatty() else None
-    separators = None if indent else (",", ":")
-    text = json.dumps(value, indent=indent, separators=separators, ensure_ascii=False)
-    data = encode_utf8(text + "\n")
+    if sys.stdout.isatty():
+        _print_bytes(encode_utf8(json.dumps(value, indent=2, ensure_ascii=False) + "\n"))
+    else:
+        _print_bytes(compact_json(value))
+
+
+def print_json_bytes(data: bytes) -> None:
+    """What `print_json` prints of the value `data` holds as `compact_json` wrote it: the bytes
+    themselves to a pipe (a kept report printed again is never encoded again)."""
+    if sys.stdout.isatty():
+        print_json(json.loads(data))
+    else:
+        _print_bytes(data)
+
+
+def _print_bytes(data: bytes) -> None:
     binary = getattr(sys.stdout, "buffer", None)
     if binary is None:  # stdout replaced by a text-only stream (tests, embedding)
         sys.stdout.write(data.decode("utf-8"))

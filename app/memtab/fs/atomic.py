@@ -517,6 +517,12 @@ def json_document(value: Any) -> str:
     return json.dumps(value, indent=2, ensure_ascii=False) + "\n"
 
 
+def compact_json(value: Any) -> bytes:
+    """`value` as one line of UTF-8 JSON, as a program reading a pipe is given it (json's C
+    encoder; a lone surrogate written as U+FFFD)."""
+    return encode_utf8(json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
 def atomic_write_json(
     target: Path, value: Any, *, mode: int | None = None, compact: bool = False
 ) -> None:

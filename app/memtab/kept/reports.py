@@ -6,7 +6,7 @@ so a run in which nothing changed is answered from it without opening a file, an
 file, the engine or its version changed never is. One sealed memo per home and command
 (`KeptAnswer`): private, written by rename, ignored when damaged. Beside it, what a command prints
 of it as JSON (`KeptPrinted`), so a warm `--json` run neither rebuilds the report's records nor
-imports its engine."""
+imports its engine: kept as the very bytes a cold run printed to a pipe, made once for both."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Generic, NamedTuple, TypeVar
 
+from memtab.fs.atomic import compact_json
 from memtab.fs.memo import DIGESTED_MARSHAL
 from memtab.fs.records import Record
 from memtab.kept.per_file import KeptAnswer
@@ -53,10 +54,11 @@ def report_key(stamps: bytes, context: object) -> bytes:
 
 
 class KeptPrinted(NamedTuple):
-    """What a command prints of a kept report: its JSON document (`Record.to_json`), what
-    could not be read, and whether it found anything (its exit status)."""
+    """What a command prints of a kept report: its JSON document (`Record.to_json`) as
+    `compact_json` writes it, what could not be read, and whether it found anything (its
+    exit status)."""
 
-    document: dict[str, Any]
+    printed: bytes
     problems: tuple[str, ...]
     found: bool
 
@@ -94,6 +96,7 @@ class KeptReport(Generic[R]):
         }
         self._answer = KeptAnswer.of_home(home, f"{command}-report", valid=_a_packed_record)
         self._printed = _printed_answer(home, command)
+        self._last: tuple[R, KeptPrinted] | None = None
 
     def get(self, key: bytes) -> R | None:
         """The report kept for `key`, or None."""
@@ -111,11 +114,41 @@ class KeptReport(Generic[R]):
         return report
 
     def put(self, key: bytes, report: R) -> None:
-        """Keep `report` for `key`, and what its command prints of it."""
-        self._answer.put(key, _packed(report))
+        """Keep `report` for `key`, and what its command prints of it (`printed_of`)."""
+        self._answer.put(key, self._packed(report))
         problems = tuple(getattr(report, "problems", ()))
         found = bool(getattr(report, self._findings))
-        self._printed.put(key, (report.to_json(), problems, found))
+        printed = KeptPrinted(compact_json(report.to_json()), problems, found)
+        self._printed.put(key, tuple(printed))
+        self._last = (report, printed)
+
+    def printed_of(self, report: R) -> KeptPrinted | None:
+        """What its command prints of `report` when it is the one just kept (`put`): its JSON
+        made once, for the memo and stdout alike."""
+        last = self._last
+        return last[1] if last is not None and last[0] is report else None
+
+    def _packed(self, value: object) -> object:
+        """A report as plain tuples `marshal` writes: a record as `("r", its class's name, its
+        fields' values)`, a tuple, frozenset or dict tagged `t`, `f`, `d`; each kind told
+        apart by its exact type first (a report holds tens of thousands of values)."""
+        kind = type(value)
+        if kind in _VALUES:
+            return value
+        packed = self._packed
+        known = self._classes.get(kind.__name__)
+        if known is not None and known[0] is kind:
+            return ("r", kind.__name__, tuple([packed(getattr(value, n)) for n in known[1]]))
+        if isinstance(value, Record):
+            fields = kind.fields()  # type: ignore[attr-defined]
+            return ("r", kind.__name__, tuple([packed(getattr(value, f.name)) for f in fields]))
+        if isinstance(value, tuple | list):
+            return ("t", tuple([packed(item) for item in value]))
+        if isinstance(value, frozenset | set):
+            return ("f", tuple([packed(item) for item in value]))
+        if isinstance(value, dict):
+            return ("d", tuple([(packed(k), packed(v)) for k, v in value.items()]))
+        raise TypeError(f"a report holds no {kind.__name__}")
 
     def _unpacked(self, held: Any) -> Any:
         """`_packed`'s inverse, making only the records of this report's classes (a value
@@ -153,23 +186,6 @@ _VALUES = frozenset(_SCALARS)
 """What a record's field holds once unpacked, but records and their containers."""
 
 
-def _packed(value: object) -> object:
-    """A report as plain tuples `marshal` writes: a record as `("r", its class's name, its
-    fields' values)`, a tuple, frozenset or dict tagged `t`, `f`, `d`."""
-    if isinstance(value, Record):
-        fields = type(value).fields()
-        return ("r", type(value).__name__, tuple(_packed(getattr(value, f.name)) for f in fields))
-    if isinstance(value, tuple | list):
-        return ("t", tuple(map(_packed, value)))
-    if isinstance(value, frozenset | set):
-        return ("f", tuple(map(_packed, value)))
-    if isinstance(value, dict):
-        return ("d", tuple((_packed(k), _packed(v)) for k, v in value.items()))
-    if type(value) in _SCALARS:
-        return value
-    raise TypeError(f"a report holds no {type(value).__name__}")
-
-
 def _a_packed_record(held: Any) -> bool:
     return type(held) is tuple and len(held) == 3 and held[0] == "r"
 
@@ -178,7 +194,7 @@ def _a_printed_report(held: Any) -> bool:
     return (
         type(held) is tuple
         and len(held) == 3
-        and type(held[0]) is dict
+        and type(held[0]) is bytes
         and type(held[1]) is tuple
         and all(type(problem) is str for problem in held[1])
         and type(held[2]) is bool

@@ -18,7 +18,6 @@ from memtab.fs.config.config_dir import config_dir
 from memtab.fs.confined import LinkInPathError, descend
 from memtab.fs.locking.locks import LockUnavailableError, interprocess_lock
 from memtab.fs.readable import open_readable, read_readable
-from memtab.redact import secret_labels
 from memtab.sources.claude.hidden_text import secret_scan_texts
 from memtab.sources.codex.manifest import render_manifest
 from memtab.sources.layouts import content_problem
@@ -211,6 +210,10 @@ def shared_memory_refusal(source: Source, content: str) -> str | None:
     potential secret); None: it may."""
     if source.shared is None:
         return None
+    # lazy: the secret patterns (~0.03 s to import) only for a write to shared memory, never a
+    # trust command's read
+    from memtab.redact import secret_labels
+
     found = [label for text in secret_scan_texts(content) for label in secret_labels(text)]
     if not found:
         return None

@@ -323,10 +323,12 @@ def list_scope(
     read_files: bool = True,
     known: KnownFiles | None = None,
     walked: ScopeWalk | None = None,
+    stats: dict[VirtualPath, os.stat_result] | None = None,
 ) -> ScopeListing:
     """List a scope by docs/formats.md §4, with each file's size, time and description; a missing
-    root is empty. Without `read_files` nothing is opened; with `known` a file still as last read is
-    not read; with `walked` the root is not walked again."""
+    root is empty. Without `read_files` nothing is opened (and each file's `lstat` is put in
+    `stats`, if given); with `known` a file still as last read is not read; with `walked` the root
+    is not walked again."""
     if root is None:
         return ScopeListing(scope)
     keyed: list[tuple[str, FileEntry]] = []  # each file by its place in the listing's order
@@ -349,6 +351,8 @@ def list_scope(
                 else:  # from its `lstat` alone
                     info = os.lstat(physical)
                     listed = FileEntry(path, "", info.st_size, info.st_mtime_ns // 1_000_000)
+                    if stats is not None:
+                        stats[path] = info
             except OSError:
                 continue
             keyed.append((prefix + name, listed))

@@ -79,6 +79,9 @@ class MemoryEngine:
         self._env = env
         self._sources = sources
         self._texts = KeptTexts(home)
+        self._listing: tuple[str | None, Listed, bool] | None = None
+        """What `printed` listed, for the run that follows it to list no more."""
+        self._kept: KeptReport[Any] | None = None  # where the last report was kept
 
     def memories(self, workspace_id: str | None = None) -> tuple[Collected, bool]:
         """The memories (`read_memories`), and whether they are every memory the engine
@@ -86,7 +89,16 @@ class MemoryEngine:
         listed, everything = self._listed(workspace_id)
         return self._collected(listed, workspace_id), everything
 
+    def continue_from(self, other: MemoryEngine) -> None:
+        """Take on what `other` (a light engine that answered `printed` with None) listed and
+        recalled: the run that follows lists the memory no more."""
+        self._listing, other._listing = other._listing, None
+        self._texts = other._texts
+
     def _listed(self, workspace_id: str | None) -> tuple[Listed, bool]:
+        listing, self._listing = self._listing, None
+        if listing is not None and listing[0] == workspace_id:
+            return listing[1], listing[2]
         registry = load_registry(self.home)
         context = (
             SourceContext.load(self.home, env=self._env, registry=registry)
@@ -112,7 +124,14 @@ class MemoryEngine:
         printed = None if key is None else kept_printed(self.home, command, key)
         if printed is not None:
             self._texts.finish(everything=False)  # the other agents' texts it recalled
+        else:
+            self._listing = (workspace_id, listed, everything)  # the run that follows
         return printed
+
+    def printed_of(self, report: Any) -> KeptPrinted | None:
+        """What its command prints of `report` when it is the one the last run kept
+        (`KeptReport.printed_of`): made once, for the memo and stdout alike."""
+        return None if self._kept is None else self._kept.printed_of(report)
 
     def reported(
         self,
@@ -138,6 +157,7 @@ class MemoryEngine:
         report = report.replaced(problems=collected.problems)
         if key is not None and keep:
             kept.put(key, report)  # type: ignore[union-attr]  # a key is kept's
+            self._kept = kept
         return report
 
     def _report_key(

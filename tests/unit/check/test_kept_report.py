@@ -6,6 +6,7 @@ stale — is checked as a check from nothing would."""
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -49,7 +50,7 @@ def test_a_check_over_the_same_memory_and_code_prints_what_the_last_one_did(
     monkeypatch.setattr(CheckEngine, "_report", lambda *args: pytest.fail("checked again"))
     kept = _engine(setup).printed()
     assert kept is not None
-    assert kept.document == first.to_json() and kept.found and kept.problems == ()
+    assert json.loads(kept.printed) == first.to_json() and kept.found and kept.problems == ()
 
 
 @pytest.mark.parametrize("change", CHANGES)

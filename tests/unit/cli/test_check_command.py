@@ -13,6 +13,7 @@ from tests.unit.check.helpers import home_with_project, make_checkout
 
 from memtab.check import engine as check_engine
 from memtab.check.engine import CheckEngine
+from memtab.check.records import CheckReport
 from memtab.cli.main import main
 from memtab.components.history.runs import run_title
 from memtab.demo import MAIN_ID, acme_api, webapp
@@ -176,3 +177,19 @@ def test_a_warm_json_check_prints_what_the_last_one_printed(
     monkeypatch.setattr(CheckEngine, "_report", lambda *a: pytest.fail("checked again"))
     assert run_cli(args, capsys) == first
     assert first[0] == 1
+
+
+def test_a_cold_json_check_makes_its_json_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The report kept for the next run and what this one prints are one JSON, made once: the
+    very bytes printed are what a warm run prints again."""
+    monkeypatch.setattr(check_engine, "RACY_MARGIN_NS", -60 * 10**9)  # settled a minute ago
+    home = demo_home_moved_away(tmp_path / "demo")
+    made: list[int] = []
+    to_json = CheckReport.to_json
+    monkeypatch.setattr(CheckReport, "to_json", lambda self: made.append(1) or to_json(self))
+    args = ["--home", str(home.root), "check", "--json"]
+    first = run_cli(args, capsys)
+    assert made == [1] and first[0] == 1 and json.loads(first[1])["findings"]
+    assert run_cli(args, capsys) == first and made == [1]

@@ -8,7 +8,8 @@ import json
 
 import pytest
 
-from memtab.cli.common import print_json
+from memtab.cli.common import print_json, print_json_bytes
+from memtab.fs.atomic import compact_json
 
 VALUE = {"groups": [{"path": "/memories/global/é.md", "line": 3}], "files_read": 2, "ok": True}
 
@@ -45,3 +46,15 @@ def test_a_terminal_gets_it_indented(monkeypatch: pytest.MonkeyPatch) -> None:
     printed = _printed(monkeypatch, terminal=True)
     assert printed == json.dumps(VALUE, ensure_ascii=False, indent=2) + "\n"
     assert json.loads(printed) == VALUE
+
+
+@pytest.mark.parametrize("terminal", [False, True])
+def test_kept_bytes_are_printed_as_the_value_they_hold(
+    monkeypatch: pytest.MonkeyPatch, terminal: bool
+) -> None:
+    """A kept report's JSON (`compact_json`) printed again is what printing its value prints:
+    the bytes themselves to a pipe, indented to a terminal."""
+    out = _Stdout(terminal=terminal)
+    monkeypatch.setattr("sys.stdout", out)
+    print_json_bytes(compact_json(VALUE))
+    assert out.printed() == _printed(monkeypatch, terminal=terminal)

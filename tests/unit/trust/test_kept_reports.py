@@ -19,11 +19,13 @@ from memtab.fs.atomic import atomic_write_text
 from memtab.kept import reports
 from memtab.kept.per_file import cache_file_for
 from memtab.store.home import Home
+from memtab.trust import memories
 from memtab.trust.contradictions import engine as contradictions_engine
 from memtab.trust.contradictions.disagreements import Disagreements, disagreements
 from memtab.trust.contradictions.engine import ContradictionsEngine
 from memtab.trust.contradictions.times import BlamedTimes
 from memtab.trust.duplicates.engine import DuplicatesEngine
+from memtab.trust.duplicates.records import DuplicatesReport
 from memtab.trust.leaks.engine import LeaksEngine
 from memtab.trust.memories import MemoryEngine
 from support.memory_home import OTHER_PROJECT, PROJECT, make_home
@@ -287,6 +289,45 @@ def test_a_warm_json_run_prints_what_the_last_run_did_without_rebuilding_it(
     changed = _printed(home, capsys)
     assert worked == [1] and changed != cold
     assert changed == (1, _json_of(_cold(home, "duplicates")))
+
+
+def test_a_cold_json_run_lists_the_memory_and_makes_its_json_once(
+    home: Home, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing kept: the run that finds lists the memory the warm path listed, and what it
+    keeps for the next run and prints are one JSON, made once (the very bytes printed)."""
+    listings: list[int] = []
+    made: list[int] = []
+    list_memory, to_json = memories.list_memory, DuplicatesReport.to_json
+    monkeypatch.setattr(
+        memories, "list_memory", lambda *a, **k: listings.append(1) or list_memory(*a, **k)
+    )
+    monkeypatch.setattr(DuplicatesReport, "to_json", lambda self: made.append(1) or to_json(self))
+    cold = _printed(home, capsys)
+    assert listings == [1] and made == [1]
+    assert cold[0] == 1 and json.loads(cold[1])["groups"]
+    assert _printed(home, capsys) == cold and made == [1]
+
+
+@pytest.mark.parametrize("command", ["contradictions", "leaks"])
+def test_each_warm_json_run_prints_the_kept_bytes_without_rebuilding_them(
+    home: Home, command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As duplicates: a cold `--json` run makes its JSON once; a warm one prints what it
+    printed, neither working the report out nor rebuilding its records."""
+    made: list[int] = []
+    report = type(_cold(home, command))
+    to_json = report.to_json
+    monkeypatch.setattr(report, "to_json", lambda self: made.append(1) or to_json(self))
+    args = ["--home", str(home.root), command, "--json", "--no-sources"]
+    capsys.readouterr()
+    cold = main(args), capsys.readouterr().out
+    assert made == [1] and cold[0] == 1
+    worked = _counted(monkeypatch, command)
+    rebuilt: list[bytes] = []
+    monkeypatch.setattr(reports.KeptReport, "get", lambda self, key: rebuilt.append(key))
+    assert (main(args), capsys.readouterr().out) == cold
+    assert worked == [] and rebuilt == [] and made == [1]
 
 
 def test_a_damaged_printed_report_is_worked_out_again(

@@ -124,6 +124,9 @@ _DEFAULT_PRODUCT = re.compile(
     + r"|Go)\s++is\s)",
     re.IGNORECASE,
 )
+# A number after a space (`v` between): in every match of the three above, found much faster
+# than they scan a line that has none for each product's name.
+_NUMBER_AFTER_SPACE = re.compile(r"\s[vV]?\d")
 _ANY_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)?(?![\w.])")
 _SETTING = re.compile(r"(?<![\w$])(?P<key>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)=(?P<value>[^\s`'\";,&|]+)")
 _ENVIRONMENT_SETTINGS = re.compile(
@@ -203,6 +206,8 @@ def _ports(number: int, text: str) -> list[Fact]:
 
 
 def _versions(number: int, text: str) -> list[Fact]:
+    if _NUMBER_AFTER_SPACE.search(text) is None:  # what every version's match holds
+        return []
     if len(_ANY_VERSION.findall(text)) > 1:
         return []
     facts: dict[str, Fact] = {}

@@ -150,8 +150,10 @@ def broken_imports(
     """Claude Code's `@path` imports in an instruction file (`CLAUDE.md`, `CLAUDE.local.md`, a
     rule) that lead nowhere: relative ones of a text file with its extension, outside code
     (read as `sources.claude.instructions` reads them); Claude Code skips them unsaid."""
+    if document.agent != "claude-code":  # before its path is made: most memory is not
+        return
     physical = document.physical
-    if document.agent != "claude-code" or physical is None or not _instructions(physical):
+    if physical is None or not _instructions(physical):
         return
     for line in scanned.lines:
         if line.block is not None or line.fence or "@" not in line.prose:

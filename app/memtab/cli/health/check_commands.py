@@ -7,11 +7,12 @@ import sys
 from pathlib import Path
 
 from memtab.check.engine import CheckEngine
+from memtab.check.kept import KeptCheck
 from memtab.check.recalled import RecallChecks
 from memtab.check.records import CheckReport, Finding
 from memtab.check.settings import MAX_STALE_DAYS
 from memtab.checked.cache import CheckCache
-from memtab.cli.common import as_cli_error, command, print_json
+from memtab.cli.common import as_cli_error, command, print_json, print_json_bytes
 from memtab.cli.failure import Kind, failed
 from memtab.cli.options import CliError
 from memtab.humanize import plural
@@ -65,14 +66,14 @@ def run_check(
         # The kept report is the check cache's too (written with it): while that is there
         kept = engine.printed(workspace) if printable and _recalled(home, cached) else None
         if kept is not None:
-            print_json(kept.document)
-            for problem in kept.problems:
-                print(f"memtab: not checked: {problem}", file=sys.stderr)
-            return 1 if kept.found else 0
+            return _printed_again(kept)
         if cached:
             report = RecallChecks(home, engine=engine).check_now(workspace)
         else:
             report = engine.check(workspace)
+        kept = engine.printed_of(report) if printable else None
+        if kept is not None:  # its JSON made once, for the memo and stdout alike
+            return _printed_again(kept)
     except (HomeError, MemoryStoreError, PathError, OSError) as error:
         words = f"cannot check: {error}"
         kind: Kind = "system" if isinstance(error, OSError) else "refused"
@@ -95,6 +96,14 @@ def run_check(
     for problem in report.problems:
         print(f"memtab: not checked: {problem}", file=sys.stderr)
     return 1 if report.findings else 0
+
+
+def _printed_again(kept: KeptCheck) -> int:
+    """Print what was kept of a check's report (`check.kept`); its exit status."""
+    print_json_bytes(kept.printed)
+    for problem in kept.problems:
+        print(f"memtab: not checked: {problem}", file=sys.stderr)
+    return 1 if kept.found else 0
 
 
 def _recalled(home: Home, cached: bool) -> bool:

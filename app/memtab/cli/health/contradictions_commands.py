@@ -55,6 +55,8 @@ def run_contradictions(
         ),
         json=json,
         offline=offline,
+        printed=lambda: engine.printed_report(workspace),
+        printed_of=engine.printed_of,
     )
 
 

@@ -53,6 +53,7 @@ def run_duplicates(
         all_: show the groups kept as they are too (the window's Keep)
     """
     kept = () if all_ else load_kept(home)
+    light = MemoryEngine(home, sources=not no_sources)  # what a warm run needs of the engine
 
     @functools.cache
     def engine() -> DuplicatesEngine:
@@ -60,7 +61,9 @@ def run_duplicates(
         # and its readers (~0.5 s of imports quiet) only for a run that finds
         from memtab.trust.duplicates.engine import DuplicatesEngine
 
-        return DuplicatesEngine(home, sources=not no_sources)
+        found = DuplicatesEngine(home, sources=not no_sources)
+        found.continue_from(light)
+        return found
 
     def judged(found: DuplicatesReport, by: ModelJudge) -> DuplicatesReport:
         # lazy: as the engine (only a run a model judges)
@@ -75,9 +78,8 @@ def run_duplicates(
         judged,
         json=json,
         offline=offline,
-        printed=lambda: MemoryEngine(home, sources=not no_sources).printed(
-            workspace, "duplicates", lambda _: report_context(kept)
-        ),
+        printed=lambda: light.printed(workspace, "duplicates", lambda _: report_context(kept)),
+        printed_of=lambda report: engine().printed_of(report),
     )
 
 

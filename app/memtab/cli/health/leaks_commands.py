@@ -32,7 +32,14 @@ def run_leaks(
         no_sources: mux's memory only, not the other agents' (Claude Code, Codex, loki-mode)
     """
     engine = LeaksEngine(home, sources=not no_sources)
-    return found_report(home, "leaks", lambda reuse: engine.find(workspace, reuse=reuse), json=json)
+    return found_report(
+        home,
+        "leaks",
+        lambda reuse: engine.find(workspace, reuse=reuse),
+        json=json,
+        printed=lambda: engine.printed_report(workspace),
+        printed_of=engine.printed_of,
+    )
 
 
 @run_leaks.text

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from memtab.cli.common import print_json
+from memtab.cli.common import print_json_bytes
 from memtab.cli.failure import Kind, failed
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.humanize import plural
@@ -36,32 +36,40 @@ def found_report(
     json: bool,
     offline: bool = False,
     printed: Callable[[], KeptPrinted | None] | None = None,
+    printed_of: Callable[[R], KeptPrinted | None] | None = None,
 ) -> R | int:
     """`find`'s report, judged by the configured model (`judge`, `trust.judging`) unless
     `offline`, no model is configured or settings name none usable; or the exit status of
     its failure (said as `memtab check`'s). `find` is told whether it may answer with the
     report its last run kept (`kept.reports`): when no model judges it. With `json` and no
     model, what `printed` says a run over the same memory printed is printed again (its exit
-    status returned): no report is rebuilt and no engine imported."""
+    status returned): no report is rebuilt and no engine imported; and a report just kept is
+    printed as it was kept (`printed_of`), its JSON made once."""
     settings = None if judge is None or offline else _model_settings()
     try:
         if json and settings is None and printed is not None:
             again = printed()
             if again is not None:
-                print_json(again.document)
-                return exit_status(again.problems, again.found)
+                return _printed_again(again)
         report = find(settings is None)
     except (HomeError, MemoryStoreError, PathError, OSError) as error:
         words = f"cannot read the memory: {error}"
         kind: Kind = "system" if isinstance(error, OSError) else "refused"
         return failed(words, kind, json=json, command=command, error=error, status=COULD_NOT_READ)
     if judge is None or settings is None:
-        return report
+        kept = printed_of(report) if json and printed_of is not None else None
+        return report if kept is None else _printed_again(kept)
     model = ModelJudge(home, settings, files=getattr(report, "files_read", 0))
     try:
         return judge(report, model)
     finally:
         model.close()
+
+
+def _printed_again(kept: KeptPrinted) -> int:
+    """Print what was kept of a report (`kept.reports`); its exit status."""
+    print_json_bytes(kept.printed)
+    return exit_status(kept.problems, kept.found)
 
 
 def _model_settings() -> ProviderSettings | None:

@@ -162,12 +162,18 @@ class ScopeView:
     def _open_parent(self, path: VirtualPath, *, create: bool = False) -> Directory:
         return self._open_directory(path.parent, target=path, create=create)
 
-    def list_scope(self, scope: Scope, *, read_files: bool = True) -> ScopeListing:
+    def list_scope(
+        self,
+        scope: Scope,
+        *,
+        read_files: bool = True,
+        stats: dict[VirtualPath, os.stat_result] | None = None,
+    ) -> ScopeListing:
         """Every visible file and directory of a scope (an unavailable one empty); without
-        `read_files`, from directory entries alone."""
+        `read_files`, from directory entries alone (each file's `lstat` put in `stats`)."""
         if self.unavailable_reason(scope):
             return ScopeListing(scope)
-        return list_scope(scope, self.root(scope), read_files=read_files)
+        return list_scope(scope, self.root(scope), read_files=read_files, stats=stats)
 
     def list_all(
         self, *, read_files: bool = True, scopes: Iterable[Scope] | None = None

@@ -30,7 +30,7 @@ from typing import Any, Literal, NamedTuple, get_args
 from memtab.check.documents import Collected, Document, Listed
 from memtab.fs.memo import collection_paused
 from memtab.kept.per_file import KeptOnDisk, NotAsMadeError, PerFile, is_line, only
-from memtab.kept.reports import KeptReport
+from memtab.kept.reports import KeptPrinted, KeptReport
 from memtab.markdown import text_lines
 from memtab.store.home import Home
 from memtab.store.text.content_lines import normalize_line
@@ -115,17 +115,24 @@ class ContradictionsEngine(MemoryEngine):
             report = self.report_of(collected.documents, everything=everything)
             return report, not self._timed_out  # a search cut by time is not the answer
 
-        blamed = self._blamed
-        reports = self._reports if reuse and blamed is not None else None
-
-        def context(listed: Listed) -> object:
-            assert blamed is not None
-            return ("contradictions", self.time_bound, blamed.histories(listed))
-
-        report = self.reported(workspace_id, reports, context, made)
+        reports = self._reports if reuse and self._blamed is not None else None
+        report = self.reported(workspace_id, reports, self._context, made)
         if reports is not None:
             self.cut = report.cut
         return report
+
+    def printed_report(self, workspace_id: str | None = None) -> KeptPrinted | None:
+        """What `--json` printed of the report a run over the same memory kept (`printed`),
+        no record rebuilt; None when a file changed or none was kept."""
+        if self._blamed is None:
+            return None
+        return self.printed(workspace_id, "contradictions", self._context)
+
+    def _context(self, listed: Listed) -> object:
+        """What a report depends on besides the memory: the time bound, the histories its
+        lines are blamed by."""
+        assert self._blamed is not None
+        return ("contradictions", self.time_bound, self._blamed.histories(listed))
 
     def report_of(
         self, documents: Sequence[Document], *, everything: bool = True

@@ -40,7 +40,7 @@ from typing import Any, NamedTuple
 from memtab.check.documents import Collected, Document, Listed
 from memtab.fs.memo import collection_paused
 from memtab.kept.per_file import KeptOnDisk, NotAsMadeError, PerFile, is_line, only
-from memtab.kept.reports import KeptReport
+from memtab.kept.reports import KeptPrinted, KeptReport
 from memtab.markdown import text_lines
 from memtab.redact import redact_secrets, secrets_named
 from memtab.store.home import Home
@@ -146,14 +146,21 @@ class LeaksEngine(MemoryEngine):
             )
             return report, True
 
-        def context(listed: Listed) -> object:
-            projects = self.known_projects(listed.projects)
-            named = tuple(
-                (path, i.names, tuple(sorted(i.places))) for path, i in sorted(projects.items())
-            )
-            return ("leaks", tuple(sorted(self.own)), self.user_home, named)
+        return self.reported(workspace_id, self._reports if reuse else None, self._context, made)
 
-        return self.reported(workspace_id, self._reports if reuse else None, context, made)
+    def printed_report(self, workspace_id: str | None = None) -> KeptPrinted | None:
+        """What `--json` printed of the report a run over the same memory kept (`printed`),
+        no record rebuilt; None when a file changed or none was kept."""
+        return self.printed(workspace_id, "leaks", self._context)
+
+    def _context(self, listed: Listed) -> object:
+        """What a report depends on besides the memory: the user's names and home, what
+        names each project."""
+        projects = self.known_projects(listed.projects)
+        named = tuple(
+            (path, i.names, tuple(sorted(i.places))) for path, i in sorted(projects.items())
+        )
+        return ("leaks", tuple(sorted(self.own)), self.user_home, named)
 
     def known_projects(self, projects: Iterable[str | None]) -> dict[str, Identity]:
         """Every project the home knows (its registry's, its workspaces', the memories':
