@@ -23,9 +23,8 @@ from .test_writer_fallback import Judging, keep, session
 from .test_writer_pacing import MODEL, NOW_MS, SLOW, LocalServerModel
 
 LLAMA_PROPS = {"default_generation_settings": {"n_ctx": 16384}}
-PROBED = {"content": "pytest", "timings": {
-    "prompt_n": 58, "prompt_ms": 9000.0, "predicted_n": 8, "predicted_ms": 2500.0
-}}  # fmt: skip
+TIMINGS = {"prompt_n": 58, "prompt_ms": 9000.0, "predicted_n": 8, "predicted_ms": 2500.0}
+PROBED = {"content": "pytest", "timings": TIMINGS}
 FELL_BACK = "the model's answer was not usable ({why}); the offline notes were written"
 
 
@@ -68,10 +67,10 @@ def test_a_server_busy_the_whole_wait_is_sent_nothing_and_the_offline_notes_are_
     fake_model_server.routes["/slots"] = slots(False, False, False, True)
     fake_model_server.routes["/completion"] = PROBED
     time = DrivenTime(fake_model_server, busy_for=None)
+    settings = WriterSettings(dump_successful_runs=True)
     result = run_writer(
-        home, workspace, session(), model, clock=time.clock, pause=time.pause,
-        settings=WriterSettings(dump_successful_runs=True),
-    )  # fmt: skip
+        home, workspace, session(), model, clock=time.clock, pause=time.pause, settings=settings
+    )
     assert model.calls == 0  # neither the probe's speed nor a request: nothing waits behind
     assert sum(time.pauses) == pytest.approx(300 * BUSY_WAIT_SHARE)
     assert max(time.pauses) <= BUSY_POLL_S

@@ -22,7 +22,9 @@ _CORRECTED = re.compile(
 )
 # Where the clause holding the correction begins: a sentence's start, or a break before it.
 _CLAUSE_START = re.compile(r"(?:^\(?|[.;—–]\s+|;|,\s+(?:and|but|so)\s+)")
-_CONNECTIVE = re.compile(r"^(?:(?:and|but|so|then|also|right|ok|okay|oh)\b[,:]?\s+)+", re.IGNORECASE)
+_CONNECTIVE = re.compile(
+    r"^(?:(?:and|but|so|then|also|right|ok|okay|oh)\b[,:]?\s+)+", re.IGNORECASE
+)
 _NO_SUBJECT = re.compile(r"^(?:it|this|that|these|those|they|which|there|here)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(`])")
 

@@ -287,7 +287,8 @@ _EN_DO_THIS_NOT_THAT = re.compile(
 _EN_GATE = re.compile(
     rf"^(?:please\s+)?(?:{_IMPERATIVE_VERBS})\b.{{0,80}}?\bbefore (?:you|we|i|committing"
     r"|pushing|merging|calling|saying|reporting|opening|tagging|releasing|deploying)\b"
-    rf"|^for (?:anything|everything|all|any|every|each) new\b[^,]{{0,30}},\s*(?:{_IMPERATIVE_VERBS})\b"
+    r"|^for (?:anything|everything|all|any|every|each) new\b[^,]{0,30},\s*"
+    rf"(?:{_IMPERATIVE_VERBS})\b"
     r"|^(?:keep|put|write|use)\s+(?:all\s+|every\s+|any\s+)?new\s+[a-z]+s\s+(?:in|with|as|under"
     r"|using)\b",
     re.IGNORECASE,

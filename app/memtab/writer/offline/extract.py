@@ -284,8 +284,11 @@ class TranscriptDigest:
             ],
             findings=[
                 *self._corrections,
-                *(fact for fact in best_facts(self._facts, self._fact_weights)
-                  if fact not in self._corrections),
+                *(
+                    fact
+                    for fact in best_facts(self._facts, self._fact_weights)
+                    if fact not in self._corrections
+                ),
                 *self._hooks.values(),
             ],
             tools=self._workflow_tools(origins),
