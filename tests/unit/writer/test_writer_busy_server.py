@@ -76,7 +76,7 @@ def test_a_server_busy_the_whole_wait_is_sent_nothing_and_the_offline_notes_are_
     assert max(time.pauses) <= BUSY_POLL_S
     says = FELL_BACK.format(why=BUSY)
     assert result.outcome == "wrote" and result.fallback == says
-    assert result.plan is not None and result.plan.startswith(f"not asked: {BUSY}")
+    assert result.plan == says  # said once
     assert "- Always use pnpm, never npm." in notes(home, workspace)
 
 
@@ -105,5 +105,5 @@ def test_a_server_that_does_not_answer_the_speed_probe_is_sent_nothing(
     result = run_writer(home, workspace, session(), model, clock=time.clock, pause=time.pause)
     assert model.calls == 0 and time.pauses == []
     why = "the model server did not answer a short probe of its speed within 30 s"
-    assert result.fallback == FELL_BACK.format(why=why)
+    assert result.fallback == result.plan == FELL_BACK.format(why=why)
     assert "- Always use pnpm, never npm." in notes(home, workspace)

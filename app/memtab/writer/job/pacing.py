@@ -57,7 +57,7 @@ def unasked_plan(pace: RunPace, proposed: Sequence[Note], probe_s: float) -> Wri
         why = f"the model server did not answer a short probe of its speed within {probe_s:g} s"
     else:
         return None
-    return WriterPlan("none", left_out=tuple(proposed), says=f"not asked: {why}", unasked=why)
+    return WriterPlan("none", left_out=tuple(proposed), unasked=why)  # the fallback says why
 
 
 def judge_reply_tokens(count: int) -> int:

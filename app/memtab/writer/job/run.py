@@ -425,8 +425,7 @@ def _run(
         trace.error = setup_error
     elif plan is not None and plan.task == "none":
         if plan.unasked:  # the server busy, or too slow to be timed: nothing sent
-            trace.error = plan.says
-            unusable = plan.unasked
+            trace.error = unusable = plan.unasked
         elif plan.left_out:  # no time to ask about what code found: said, nothing written
             trace.error = f"{plan.says}; {RUN_LIMIT_HINT}"
             unusable = "no time to ask"
