@@ -360,6 +360,22 @@ def holds_prompt(base_url: str, instructions: str, timeout: float = DEFAULT_TIME
     )
 
 
+def server_busy(base_url: str, timeout: float = DEFAULT_TIMEOUT_S) -> bool | None:
+    """Whether a llama.cpp server on this machine is working on a request now (`GET /slots`:
+    a slot `is_processing`; its other slots share the same threads, so one busy slot slows
+    every request); None when it does not say (another server, a remote one, `--no-slots`).
+    A one-thread server goes on reading a prompt whose client gave up until the prompt's
+    batch is read, so a request sent then waits behind it."""
+    address = _local_address(base_url)
+    slots = _get_json(*address, "/slots", timeout) if address is not None else None
+    if not isinstance(slots, list):
+        return None
+    said = [slot["is_processing"] for slot in slots if isinstance(slot, dict)]
+    if not said or not all(isinstance(flag, bool) for flag in said):
+        return None
+    return any(said)
+
+
 def _local_address(base_url: str) -> tuple[str, int] | None:
     """The host and port of a plain-HTTP server on this machine; None for any other URL."""
     parts = urlsplit(base_url)

@@ -9,11 +9,18 @@ from __future__ import annotations
 
 import json
 import math
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from memtab.fs.clock import Clock
-from memtab.llm.local_servers import PROBE_MOST_S, ServedContext, holds_prompt, probe_speed
+from memtab.llm.local_servers import (
+    PROBE_MOST_S,
+    ServedContext,
+    holds_prompt,
+    probe_speed,
+    server_busy,
+)
 from memtab.llm.settings_model import is_local
 from memtab.llm.speed import Speed, known_speed, measured_speed, remember_speed
 from memtab.llm.types import (
@@ -53,6 +60,15 @@ PROBE_AGAIN_MS = 24 * 3600 * 1000
 """How long a probed speed holds (Ollama's replies say none to refresh it)."""
 PROBED = ("Ollama", "llama.cpp server")
 """The servers whose speed a run asks (`probe_speed`) when none is known of the last day."""
+BUSY_POLL_S = 2.0
+"""How often a run waiting for a busy server asks it again."""
+BUSY_WAIT_SHARE = 0.5
+"""Of a run's limit, the most it waits before its first request for a server busy with an
+earlier one (another run's, or a request whose client gave up: a one-thread llama.cpp server
+went on reading such a prompt for 13–20 minutes); the rest is the run's own."""
+BUSY = "the model server is busy with an earlier request"
+Pause = Callable[[float], object]
+"""Waits the seconds given; a true answer (`threading.Event.wait`'s) says the run was cancelled."""
 NO_TIME = (
     "[Not shown: this run has no time left to read more on this machine (its limit is "
     "{limit:g} s); {what} left for the next run. Make the changes you have found, then reply "
@@ -108,6 +124,17 @@ def _message_text(message: Message) -> str:
     return " ".join(result.content for result in message.results)
 
 
+def wait_while_busy(base_url: str, until: float, now: Callable[[], float], pause: Pause) -> bool:
+    """Wait, asking again every `BUSY_POLL_S`, while the server at `base_url` is busy
+    (`server_busy`), at most until `until` by `now`: True when it is free or does not say,
+    False when it is still busy then (or `pause` said the run was cancelled)."""
+    while server_busy(base_url):
+        left = until - now()
+        if left <= 0 or pause(min(BUSY_POLL_S, left)) is True:
+            return False
+    return True
+
+
 class RunPace:
     """The time of one run (`limit_s`, from now), spent at the speed its server was measured
     at (`known`, then this run's own replies). Without a speed it sizes nothing."""
@@ -119,8 +146,10 @@ class RunPace:
         *,
         now: Callable[[], float],
         started: float | None = None,
+        pause: Pause = time.sleep,
     ) -> None:
-        """`now`: the run's clock in seconds; `started`: when the run began by it (None: now)."""
+        """`now`: the run's clock in seconds; `started`: when the run began by it (None: now);
+        `pause`: how the run waits for a busy server."""
         self.limit_s = limit_s
         self.known = known
         self._now = now
@@ -130,6 +159,11 @@ class RunPace:
         self.pending = 0
         """Tokens the next request adds that the server has not read (this step's results)."""
         self.cut = False
+        self.pause = pause
+        self.busy = False
+        """The server was still busy with an earlier request when the run had to ask."""
+        self.unmeasured = False
+        """The server's speed was probed and it did not answer in time: nothing is sized."""
 
     @property
     def measured(self) -> Speed | None:
@@ -193,6 +227,18 @@ class RunPace:
         """Whether a request of `prompt_tokens` new tokens gets a reply in the time left."""
         speed = self.speed
         return speed is None or speed.seconds(prompt_tokens, MIN_REPLY_TOKENS) <= self.left_s()
+
+    def free_for(self, base_url: str, prompt_tokens: int) -> bool:
+        """Whether the server at `base_url` is free for a request of `prompt_tokens` new
+        tokens: it waits while the server is busy with an earlier request and the request
+        still fits the time left (`busy` says when it did not)."""
+        while server_busy(base_url):
+            if self.left_s() <= 0 or not self.may_ask(prompt_tokens):
+                self.busy = True
+                return False
+            if self.pause(min(BUSY_POLL_S, max(self.left_s(), 0.0))) is True:
+                return False
+        return True
 
     def reply_cap(self, prompt_tokens: int) -> int | None:
         """The most tokens the reply to a request of `prompt_tokens` new tokens may write in
@@ -278,10 +324,14 @@ class Paced(ProviderWrapper):
     def may_ask(self, messages: list[Message]) -> bool:
         """The tool loop's question before each step (`run_tool_loop`'s `may_ask`). A run's
         first request is asked whatever its cold server's instructions cost: a server that
-        keeps them reads them once, and a run that never asked would leave it cold for ever."""
+        keeps them reads them once, and a run that never asked would leave it cold for ever.
+        A server busy with an earlier request is waited for while the request still fits."""
         tokens = self.new_tokens(messages)
         if self._sent == 0 and not self._fresh:
             tokens -= self._instructions
+        base_url = getattr(self._sender, "base_url", None)
+        if isinstance(base_url, str) and not self.pace.free_for(base_url, tokens):
+            return False
         return self.pace.may_ask(tokens)
 
     def complete(
@@ -296,29 +346,51 @@ class Paced(ProviderWrapper):
         return reply
 
 
+def probe_seconds(limit_s: float) -> float:
+    """The longest a run of `limit_s` waits for its speed probe: a tenth of it, at most
+    `PROBE_MOST_S`."""
+    return min(limit_s / 10, PROBE_MOST_S)
+
+
 def pace_of(
-    provider: ChatProvider, limit_s: float, served: ServedContext | None, clock: Clock
+    provider: ChatProvider,
+    limit_s: float,
+    served: ServedContext | None,
+    clock: Clock,
+    pause: Pause = time.sleep,
 ) -> RunPace | None:
     """The pace of a run on `provider` starting now, when its server is on this machine (a
     cloud model is not sized): at the speed last measured there, or probed now (Ollama, a
     llama.cpp server) when none is known of the last day (`llm.local_servers.probe_speed`).
-    Its time is `clock`'s, the run's (a test's drives it)."""
+    A server busy with an earlier request is waited for first, at most `BUSY_WAIT_SHARE` of
+    the limit (`pause` waits; the pace's `busy` says it still was). Its time is `clock`'s,
+    the run's (a test's drives it)."""
     started = clock() / 1000
     base_url = getattr(provider, "base_url", None)
     if not isinstance(base_url, str) or not is_local(base_url):
         return None
+
+    def now() -> float:
+        return clock() / 1000
+
+    pace = RunPace(limit_s, None, now=now, started=started, pause=pause)
+    if not wait_while_busy(base_url, started + limit_s * BUSY_WAIT_SHARE, now, pause):
+        pace.busy = True
+        return pace  # a probe now would wait behind the earlier request
     kept = known_speed(base_url, provider.model)
-    known = Speed(kept.prompt_per_s, kept.output_per_s) if kept is not None else None
+    pace.known = Speed(kept.prompt_per_s, kept.output_per_s) if kept is not None else None
     fresh = kept is not None and clock() - kept.measured_at < PROBE_AGAIN_MS
     if served is not None and served.server in PROBED and not fresh:
         timings = probe_speed(
-            base_url, provider.model, nonce=clock(), timeout=min(limit_s / 10, PROBE_MOST_S)
+            base_url, provider.model, nonce=clock(), timeout=probe_seconds(limit_s)
         )
         probed = measured_speed([timings]) if timings is not None else None
         if probed is not None:
-            known = probed
+            pace.known = probed
             remember_speed(base_url, provider.model, probed, at_ms=clock())
-    return RunPace(limit_s, known, now=lambda: clock() / 1000, started=started)
+        else:
+            pace.unmeasured = pace.known is None
+    return pace
 
 
 def remember_run_speed(provider: ChatProvider, pace: RunPace, clock: Clock) -> None:

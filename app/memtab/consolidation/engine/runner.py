@@ -237,7 +237,8 @@ def run_consolidation(
     files = listed_files(store, guard.scopes) if model else []
     served = _served(provider) if model else None
     window = ContextWindow.of(provider, served) if model else None
-    pace = pace_of(provider, limits.timeout_s, served, clock) if model else None
+    pause = cancel.wait if cancel is not None else time.sleep  # for a busy server
+    pace = pace_of(provider, limits.timeout_s, served, clock, pause) if model else None
     place = reading = None
     if pace is not None and store.workspace is not None:  # where earlier runs left off first
         place = ReadingPlace((prompt_home or store.home).root, store.workspace.id, guard.scopes)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from memtab.humanize import plural
-from memtab.llm.pace import MIN_REPLY_TOKENS, RunPace, most_that_fit
+from memtab.llm.pace import BUSY, MIN_REPLY_TOKENS, RunPace, most_that_fit
 from memtab.writer.job.rules_task import MAX_CANDIDATES, Sentence
 from memtab.writer.offline.notes import Note
 
@@ -41,6 +41,23 @@ class WriterPlan:
     """The user's sentences shown after the notes (`rules_task`), those that fit; the rest are
     `rules_left_out`."""
     rules_left_out: tuple[Sentence, ...] = ()
+    unasked: str = ""
+    """Why the model could not be asked at all (its server busy, or too slow to be timed);
+    the run then writes the offline notes."""
+
+
+def unasked_plan(pace: RunPace, proposed: Sequence[Note], probe_s: float) -> WriterPlan | None:
+    """The plan of a run whose model cannot be asked: its server still busy with an earlier
+    request after the run waited, or probed for its speed without an answer in `probe_s` (a
+    request sent unsized would outlast the run and keep the server reading after it); None
+    when it can be asked."""
+    if pace.busy:
+        why = BUSY
+    elif pace.unmeasured:
+        why = f"the model server did not answer a short probe of its speed within {probe_s:g} s"
+    else:
+        return None
+    return WriterPlan("none", left_out=tuple(proposed), unasked=why)  # the fallback says why
 
 
 def judge_reply_tokens(count: int) -> int:

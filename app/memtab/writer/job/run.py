@@ -13,11 +13,14 @@ from memtab.fs.clock import Clock, now_ms
 from memtab.llm.local_servers import served_context
 from memtab.llm.loop import LoopResult, Redacted, run_tool_loop
 from memtab.llm.pace import (
+    BUSY,
     Paced,
+    Pause,
     RunPace,
     estimated_tokens,
     instruction_tokens,
     pace_of,
+    probe_seconds,
     remember_run_speed,
 )
 from memtab.llm.settings_model import is_local
@@ -56,7 +59,7 @@ from memtab.writer.job.dumps import AttemptTrace, RunTrace, write_trace_dump
 from memtab.writer.job.judge_tools import JudgeTools
 from memtab.writer.job.lesson_tools import LessonTools
 from memtab.writer.job.offline_provider import OfflineWriterProvider
-from memtab.writer.job.pacing import WriterPlan, plan_run
+from memtab.writer.job.pacing import WriterPlan, plan_run, unasked_plan
 from memtab.writer.job.rails import WriterRails
 from memtab.writer.job.result import RunOutcome, WriterRunResult
 from memtab.writer.job.rules_task import RulesQuestion, Sentence, rule_candidates
@@ -178,6 +181,7 @@ def run_writer(
     clock: Clock = now_ms,
     transcript_path: Path | None = None,
     whole: Findings | None = None,
+    pause: Pause | None = None,
 ) -> WriterRunResult:
     """Run the writer once for `workspace` over `events` (see the module docstring): a
     transcript's events, or what `load_writer_events` read of one (with the same
@@ -185,6 +189,8 @@ def run_writer(
     lines the run writes or suggests (docs/formats.md §20.1). `whole`: what the offline writer
     found in the whole transcript (`providers.read_for_run`), else it reads `events`: a model's
     run proposes those notes, and writes them when the model's answer is not usable.
+    `pause`: how the run waits for a model server busy with an earlier request (by default
+    `cancel`'s wait, else a sleep; a test's drives its clock).
 
     `known_secrets` are API keys Memtab holds: they never reach a dump. Never raises for
     a failed run; raises only for programming errors.
@@ -228,7 +234,11 @@ def run_writer(
     if lessons:
         digest = digest_of(budget.events, min(DIGEST_CHARS, budget.max_json_chars))
         offline_notes = _offline_notes(store, memory, whole or extract_findings(budget.events))
-        pace, plan = _plan(provider, workspace, budget, digest, offline_notes, limit_s, clock)
+        if pause is None:
+            pause = cancel.wait if cancel is not None else time.sleep
+        pace, plan = _plan(
+            provider, workspace, budget, digest, offline_notes, limit_s, clock, pause
+        )
         tools: WriterTools = LessonTools(store, memory, rails, digest, offline_notes)
         if plan.task == "judge":
             question = RulesQuestion(plan.rules) if plan.rules else None
@@ -289,15 +299,19 @@ def _plan(
     proposed: Sequence[Note],
     limit_s: float,
     clock: Clock,
+    pause: Pause,
 ) -> tuple[RunPace | None, WriterPlan]:
     """The pace of a lessons run (None: not a server on this machine) and its plan: the
     notes the offline writer finds (`proposed`), for judging when the lessons task does not
     fit the time."""
     base_url = getattr(provider, "base_url", None)
     served = served_context(base_url, provider.model) if isinstance(base_url, str) else None
-    pace = pace_of(provider, limit_s, served, clock)
+    pace = pace_of(provider, limit_s, served, clock, pause)
     if pace is None:
         return None, WriterPlan("lessons")
+    unasked = unasked_plan(pace, proposed, probe_seconds(limit_s))
+    if unasked is not None:
+        return pace, unasked
     project = workspace.project_identity or ""
     lessons = instruction_tokens(lessons_prompt(), lessons_tool_specs()) + estimated_tokens(
         build_lessons_message(workspace=workspace.display_name, project=project, digest=digest.text)
@@ -410,7 +424,9 @@ def _run(
     if setup_error is not None:
         trace.error = setup_error
     elif plan is not None and plan.task == "none":
-        if plan.left_out:  # no time to ask about what code found: said, nothing written
+        if plan.unasked:  # the server busy, or too slow to be timed: nothing sent
+            trace.error = unusable = plan.unasked
+        elif plan.left_out:  # no time to ask about what code found: said, nothing written
             trace.error = f"{plan.says}; {RUN_LIMIT_HINT}"
             unusable = "no time to ask"
         else:  # nothing to judge: nothing worth keeping
@@ -454,6 +470,8 @@ def _run(
                 trace.timed_out = loop.stop_reason == "timeout"
                 trace.error = attempt.error or loop.detail
                 unusable = _UNUSABLE.get(loop.stop_reason, "")
+                if loop.stop_reason == "spent" and run.pace is not None and run.pace.busy:
+                    unusable = trace.error = BUSY
                 break
             attempt.error = "ended without memory_write or no_new_memories"
         else:
@@ -465,7 +483,8 @@ def _run(
 
     fell_back_wrote = False
     # A model without a usable answer costs the user no note the offline writer finds.
-    if unusable and isinstance(tools, LessonTools) and tools.offline_notes:
+    cancelled = cancel is not None and cancel.is_set()
+    if unusable and not cancelled and isinstance(tools, LessonTools) and tools.offline_notes:
         tally = tools.start_attempt()
         tools.write_offline_notes(FALLBACK_CALL_ID, unusable)
         fell_back_wrote = tally.wrote

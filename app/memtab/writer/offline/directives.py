@@ -195,9 +195,12 @@ _JA_UNFINISHED_TAIL = re.compile(r"[、,]\s*[^、,。]*(?:決して|絶対に|�
 _ZH_REQUEST = re.compile(r"^(?:请|請)|[，,、]\s*(?:请|請)|务必|務必")
 # "Don't <verb> …" is a prohibition, whatever the verb — but not the remarks that open the
 # same way ("Don't worry", "Don't know why it fails": I don't know).
+_REMARK_VERBS = (
+    r"worry|bother|mind|know|think|understand|see|get\b|care|remember|recall|have|need|want"
+    r"|like|seem|believe|expect|blame|panic|be sorry"
+)
 _NEGATED_IMPERATIVE = re.compile(
-    r"^(?:don't|do not|dont)\s+(?!worry|bother|mind|know|think|understand|see|get\b|care"
-    r"|remember|recall|have|need|want|like|seem|believe|expect|blame|panic|be sorry)[a-z]{2,}\b"
+    rf"^(?:don't|do not|dont)\s+(?!{_REMARK_VERBS})[a-z]{{2,}}\b"
     r"|^n'utilise(?:z)? pas\b|^ne (?:fais|faites|mets|mettez|touche|touchez|lance|lancez) pas\b"
     r"|^(?:benutze|verwende|nutze)\b.{0,30}\b(?:kein|keine|keinen|nicht)\b"
     r"|^no (?:uses|hagas|toques|pongas|ejecutes)\b|^n[ãa]o (?:use|fa[çc]a|mexa|coloque|rode)\b",
@@ -253,6 +256,41 @@ _EN_HOUSE_RULE = re.compile(
     r"|\b(?:don't|do not|never) ever\b|,\s*ever\b|\bnot ever\b"
     rf"|(?:[—–;:]|\band\b|\bbut\b)\s+(?:but\s+)?(?:always|never) {_ONE_OFF}[a-z]"
     r"|\b(?:ask|ping|check with|tell) me (?:first )?before\b",
+    re.IGNORECASE,
+)
+# The rule said after what it is about, in a clause of its own: "The slot API is Supabase behind
+# a server route; don't call Supabase from the browser", "CI builds on 4.14 and 5.1, so don't use
+# anything newer"; or "make sure every migration you write is reversible" — a rule for a kind.
+_EN_CLAUSE_RULE = re.compile(
+    rf"(?:[;:—–]|,\s*(?:so|and|but))\s+(?:please\s+)?(?:don't|do not)\s+(?!{_REMARK_VERBS})"
+    r"[a-z]{2,}\b|\b(?:make sure|ensure)(?: that)? (?:every|each|all|any)\b",
+    re.IGNORECASE,
+)
+# What to do instead of what, in the imperative, after what it is about: "Times from the API are
+# UTC; display them in the studio's timezone, not the browser's" — a clause opening on a verb's
+# bare form (not a subject: "…; config is X, not Y", nor "…; it's X, not Y"). At a sentence's
+# start the same words are as often one task ("Fix the first one, not the second").
+_SUBJECT_WORDS = (
+    r"it|its|it's|this|that|these|those|they|there|here|he|she|we|i|you|the|a|an|my|our|your"
+    r"|their|his|her|which|what|who|and|but|so|or|if|when|because|not|no|yes|just|only|also"
+    r"|good|great|nice|fine|ok|okay|thanks|thank|sure|perfect|cool|right|wrong|yeah|well|same"
+)
+_EN_DO_THIS_NOT_THAT = re.compile(
+    rf"[;:—–]\s+(?!(?:{_SUBJECT_WORDS})\b)[a-z]{{3,}}(?<!s)(?<!ed)(?<!ing)"
+    r" (?!(?:is|are|was|were|has|have|had|will|would|can|could|should|must|does|did|do|been)\b)"
+    r"(?:`[^`]*`|[^,;:.`]){2,80}?, not\b(?! (?:yet|now|really|quite|sure|bad|today|that|much)\b)",
+    re.IGNORECASE,
+)
+# A step that gates the work ("Run the integration tests before you call it done"), and what
+# to do with every new thing of a kind ("For anything new, write Svelte 5 runes", "Keep new
+# tests in XCTest"): a standing rule, said in the imperative without a rule word.
+_EN_GATE = re.compile(
+    rf"^(?:please\s+)?(?:{_IMPERATIVE_VERBS})\b.{{0,80}}?\bbefore (?:you|we|i|committing"
+    r"|pushing|merging|calling|saying|reporting|opening|tagging|releasing|deploying)\b"
+    r"|^for (?:anything|everything|all|any|every|each) new\b[^,]{0,30},\s*"
+    rf"(?:{_IMPERATIVE_VERBS})\b"
+    r"|^(?:keep|put|write|use)\s+(?:all\s+|every\s+|any\s+)?new\s+[a-z]+s\s+(?:in|with|as|under"
+    r"|using)\b",
     re.IGNORECASE,
 )
 _EN_HOUSE_PRACTICE = re.compile(
@@ -365,7 +403,9 @@ def is_directive(sentence: str) -> bool:
         return True
     if _EN_HOUSE_RULE.search(core) or _EN_HOUSE_PRACTICE.match(core):
         return True
-    if _EN_PLACE_OF_A_KIND.search(core):
+    if _EN_PLACE_OF_A_KIND.search(core) or _EN_CLAUSE_RULE.search(core):
+        return True
+    if _EN_DO_THIS_NOT_THAT.search(core) or _EN_GATE.match(core):
         return True
     if _JA_RESTATED_ORDER.search(core):
         return True

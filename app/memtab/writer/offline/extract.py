@@ -21,6 +21,7 @@ from memtab.writer.offline.answers import (
     is_agent_report,
     stands_alone,
 )
+from memtab.writer.offline.corrections import corrections_in
 from memtab.writer.offline.directives import directives_in, ended, is_claimed
 from memtab.writer.offline.findings import (
     Findings,
@@ -205,6 +206,7 @@ class TranscriptDigest:
         self._directives: list[str] = []
         self._facts: list[str] = []
         self._fact_weights: dict[str, int] = {}
+        self._corrections: list[str] = []
         self._hooks: dict[str, str] = {}  # the note on the hooks of a commit, of a push
         # Mid-work, right after a call that failed, the agent explains that failure ("Branch
         # creation hit the sandbox because …"): the moment's trouble, not a lasting fact — what
@@ -235,6 +237,8 @@ class TranscriptDigest:
             return
         origin = event.message_id or event.id
         self._project_dir = event.cwd or self._project_dir
+        if event.role in ("user", "assistant") and event.text:
+            self._keep_corrections(event.text, origin)
         if event.role == "user" and event.text:
             self._after_failure = False
             self._user_text(event.text, origin)
@@ -278,7 +282,15 @@ class TranscriptDigest:
                 for solved in solved_problems
                 if not any(map(managers.contradicts, _commands_named(solved)))
             ],
-            findings=[*best_facts(self._facts, self._fact_weights), *self._hooks.values()],
+            findings=[
+                *self._corrections,
+                *(
+                    fact
+                    for fact in best_facts(self._facts, self._fact_weights)
+                    if fact not in self._corrections
+                ),
+                *self._hooks.values(),
+            ],
             tools=self._workflow_tools(origins),
             origins=origins,
         )
@@ -310,6 +322,13 @@ class TranscriptDigest:
         for fact in found:
             if fact in self._facts:
                 self._fact_weights[fact] = max(weights[fact], self._fact_weights.get(fact, 0))
+
+    def _keep_corrections(self, text: str, origin: str) -> None:
+        """Keep the values the user or the agent set right ("the lookback is 7 days, not 3"):
+        findings apart from the few surest of the agent's prose, for someone got them wrong
+        once; rare enough not to crowd the notes."""
+        found = [fact for fact in corrections_in(text) if is_claimed(fact)]
+        self._keep(self._corrections, found, "finding", origin)
 
     # --- reading ---------------------------------------------------------------------
 
