@@ -251,7 +251,8 @@ SAID: tuple[tuple[str, str, str, str], ...] = (
         # a product's license serial (Unity's `UNITY_SERIAL`, a Windows product key): upper-case
         # letters and digits in four or more dashed groups, given to a name that says so; a
         # device's serial (`ANDROID_SERIAL=emulator-5554`) and a license's name are not one
-        r"(?i)(?<![A-Za-z0-9])(?:[a-z0-9]+[_.-]){0,4}(?:serial|licen[cs]e|product[ _.-]?key)(?:[_.-]?(?:key|number|no))?"
+        r"(?i)(?<![A-Za-z0-9])(?:[a-z0-9]+[_.-]){0,4}(?:serial|licen[cs]e|product[ _.-]?key)"
+        r"(?:[_.-]?(?:key|number|no))?"
         r"\\?[\"']?[ \t]*[:=][ \t]*[\"'`]?"
         r"(?P<secret>(?-i:(?=[A-Z0-9-]{0,60}[A-Z])(?=[A-Z0-9-]{0,60}[0-9])"
         r"[A-Z0-9]{2,6}(?:-[A-Z0-9]{4,6}){3,8}))(?![A-Za-z0-9-])",

@@ -193,7 +193,8 @@ _PROHIBITED = re.compile(
 # A flag the user forbids a command to carry: "Never run the job with `--env prod`", "don't
 # pass `--no-verify`" ("without `--dry-run`" asks for the flag, so it is not one).
 _PROHIBITED_FLAG = re.compile(
-    r"\b(?:never|don't|do not)\b[^.;\n]{0,200}?\b(?:with|pass|passing|use|add|adding)\s+`(-[^`\n]+)`",
+    r"\b(?:never|don't|do not)\b[^.;\n]{0,200}?"
+    r"\b(?:with|pass|passing|use|add|adding)\s+`(-[^`\n]+)`",
     re.IGNORECASE,
 )
 _NOTE_COMMAND = re.compile(r"`([^`\n]+)`")
