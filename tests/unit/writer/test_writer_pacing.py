@@ -206,7 +206,7 @@ def test_a_command_the_user_forbade_is_never_proposed() -> None:
 
 
 def test_a_command_carrying_a_flag_the_user_forbade_is_never_proposed() -> None:
-    """"Never deploy with `--env live` from a laptop" rules out every command carrying that flag,
+    """ "Never deploy with `--env live` from a laptop" rules out every command carrying that flag,
     inside a quoted task too; "without `--dry-run`" asks for a flag and rules out nothing."""
     commands = [
         '`mill app.run "deploy --env live --since 2026-01-01"` (run)',
