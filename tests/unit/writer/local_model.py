@@ -40,3 +40,7 @@ def lesson(kind: str, text: str, evidence: str) -> dict[str, str]:
 
 def notes(home: Home, workspace: Workspace) -> str:
     return MemoryStore(home, workspace).read(parse_file_path(NOTES)).content
+
+
+def forget_notes(home: Home, workspace: Workspace) -> None:
+    MemoryStore(home, workspace).delete(parse_file_path(NOTES), allow_unkept=True)

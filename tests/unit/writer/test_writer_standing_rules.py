@@ -185,3 +185,20 @@ def test_what_does_not_fit_the_run_is_left_out_and_said(home: Home, workspace: W
     assert f"judged 0 of the 0 proposed notes and {len(shown) - 2} of the user's {asked}" in (
         result.plan
     )
+
+
+def test_a_rule_the_user_stated_is_written_whatever_the_model_keeps(
+    home: Home, workspace: Workspace
+) -> None:
+    """The directive reader found "Never run npm in this repo." in the user's line: a model
+    keeping none of the proposed notes does not drop it (1.5B models drop stated rules)."""
+    remember_speed(SERVER, MODEL, SLOW, at_ms=NOW_MS)
+    model = RulesReader(lambda text: text in KNOWN_RULES)  # passes its controls, keeps no note
+    events = [user(f"Never run npm in this repo. {NO_DEPENDENCIES}"), *session()[1:]]
+    result = run_writer(home, workspace, events, model, settings=WriterSettings(), clock=clock)
+    shown = [text for _, text, users in numbered(model.messages[0]) if not users]
+    assert any("Never run npm in this repo." in text for text in shown)  # proposed, then
+    written = notes(home, workspace)
+    assert "- Never run npm in this repo." in written  # kept though the model did not pick it
+    assert "`pnpm test`" not in written  # the model's verdict still holds for the other notes
+    assert result.outcome == "wrote" and result.fallback is None
