@@ -4,6 +4,7 @@ plugins {
     alias(libs.plugins.kotlin.serialization)
     alias(libs.plugins.flyway)
     alias(libs.plugins.detekt)
+    alias(libs.plugins.jooq.codegen)
 }
 
 group = "net.crossings"
