@@ -370,7 +370,8 @@ def _has_recipe(checkout: Path, tool: str, target: str) -> bool:
     if tool == "task":
         taskfile = (checkout / "Taskfile.yml").read_text(encoding="utf-8")
         return re.search(rf"^  {re.escape(target)}:", taskfile, re.MULTILINE) is not None
-    recipes = (checkout / ("Makefile" if tool == "make" else "justfile")).read_text(encoding="utf-8")
+    recipe_file = checkout / ("Makefile" if tool == "make" else "justfile")
+    recipes = recipe_file.read_text(encoding="utf-8")
     return re.search(rf"^{re.escape(target)}\b[^\n=]*:", recipes, re.MULTILINE) is not None
 
 
