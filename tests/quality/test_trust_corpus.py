@@ -291,9 +291,16 @@ def _checkout(half: str, file: str) -> Path:
 
 
 def _has_target(checkout: Path, tool: str, target: str) -> bool:
+    """Whether the checkout defines `target` for `tool` (package.json's scripts, a Mix task
+    module, its Taskfile, Makefile or justfile)."""
     if tool == "npm run":
         scripts = json.loads((checkout / "package.json").read_text(encoding="utf-8"))["scripts"]
         return target in scripts
+    if tool == "mix":
+        return (checkout / "lib" / "mix" / "tasks" / f"{target}.ex").is_file()
+    if tool == "task":
+        taskfile = (checkout / "Taskfile.yml").read_text(encoding="utf-8")
+        return re.search(rf"^  {re.escape(target)}:", taskfile, re.MULTILINE) is not None
     recipe_file = checkout / ("Makefile" if tool == "make" else "justfile")
     recipes = recipe_file.read_text(encoding="utf-8")
     return re.search(rf"^{re.escape(target)}\b[^\n]*:", recipes, re.MULTILINE) is not None
@@ -359,22 +366,6 @@ def test_the_fresh4_half_seeds_what_its_brief_asks() -> None:
     assert len(key["recall"]) == 10
 
 
-def _has_recipe(checkout: Path, tool: str, target: str) -> bool:
-    """Whether the checkout defines `target` for `tool` (its Makefile, justfile, Taskfile,
-    package.json scripts, or a Mix task module)."""
-    if tool == "npm run":
-        scripts = json.loads((checkout / "package.json").read_text(encoding="utf-8"))["scripts"]
-        return target in scripts
-    if tool == "mix":
-        return (checkout / "lib" / "mix" / "tasks" / f"{target}.ex").is_file()
-    if tool == "task":
-        taskfile = (checkout / "Taskfile.yml").read_text(encoding="utf-8")
-        return re.search(rf"^  {re.escape(target)}:", taskfile, re.MULTILINE) is not None
-    recipe_file = checkout / ("Makefile" if tool == "make" else "justfile")
-    recipes = recipe_file.read_text(encoding="utf-8")
-    return re.search(rf"^{re.escape(target)}\b[^\n=]*:", recipes, re.MULTILINE) is not None
-
-
 def test_fresh4_checkouts_have_what_its_key_says_and_lack_what_it_says_is_missing() -> None:
     """Every path and target the key names for a `fresh4` line is written in that line; those
     of a line called existing are in the note's checkout, those of a check finding are not (a
@@ -390,7 +381,7 @@ def test_fresh4_checkouts_have_what_its_key_says_and_lack_what_it_says_is_missin
             assert (checkout / path).exists(), (item["id"], path)
         for tool, target in item.get("targets", []):
             assert f"{tool} {target}" in item["at"]["text"], item["id"]
-            assert _has_recipe(checkout, tool, target), (item["id"], target)
+            assert _has_target(checkout, tool, target), (item["id"], target)
     for item in key["check"]:
         checkout = _checkout("fresh4", item["at"]["file"])
         missing = item.get("paths", []) + item.get("targets", []) + item.get("programs", [])
@@ -402,6 +393,6 @@ def test_fresh4_checkouts_have_what_its_key_says_and_lack_what_it_says_is_missin
             assert (checkout / item["now"]).is_file(), item["id"]
         for tool, target in item.get("targets", []):
             assert f"{tool} {target}" in item["at"]["text"], item["id"]
-            assert not _has_recipe(checkout, tool, target), (item["id"], target)
+            assert not _has_target(checkout, tool, target), (item["id"], target)
         for program in item.get("programs", []):
             assert f"`{program}" in item["at"]["text"] and program not in installed, item["id"]
