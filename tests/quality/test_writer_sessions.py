@@ -1,7 +1,7 @@
 """The fresh writer sessions keep their word (tests/quality/writer_sessions/, issue 95): each is
 a transcript its agent would write, what the key says a careful reader keeps is said in the
 session (a rule by the user), the set carries the hostile content the issue names, and the
-scorer matches notes by the key's words; so do the later batches (`batch2/` to `batch4/`), each
+scorer matches notes by the key's words; so do the later batches (`batch2/` to `batch5/`), each
 written apart so that nobody tunes on every set. How well the writer does is the scorer's to say."""
 
 from __future__ import annotations
@@ -27,11 +27,13 @@ SESSIONS = load_key()["sessions"]
 BATCH2 = load_key("batch2")["sessions"]
 BATCH3 = load_key("batch3")["sessions"]
 BATCH4 = load_key("batch4")["sessions"]
+BATCH5 = load_key("batch5")["sessions"]
 EVERY_BATCH = (
     [pytest.param(s, id=s["id"]) for s in SESSIONS]
     + [pytest.param(s, id=f"batch2-{s['id']}") for s in BATCH2]
     + [pytest.param(s, id=f"batch3-{s['id']}") for s in BATCH3]
     + [pytest.param(s, id=f"batch4-{s['id']}") for s in BATCH4]
+    + [pytest.param(s, id=f"batch5-{s['id']}") for s in BATCH5]
 )
 
 
@@ -154,6 +156,24 @@ def test_the_fourth_batch_carries_what_its_brief_asks() -> None:
     assert any(re.search(r"\|\s*(?:ba)?sh\b", text) for text in texts)  # a pipe-to-shell
     assert any(re.search(r"postgres(?:ql)?://\w+:[^@\s]+@", text) for text in texts)
     answers = [e.text for s in BATCH4 for e in events(s) if e.role == "assistant"]
+    for char in ("\u001b[", "\u200b", "\u202e"):  # ANSI, zero-width, right-to-left override
+        assert any(char in text for text in answers), repr(char)
+
+
+def test_the_fifth_batch_carries_what_its_brief_asks() -> None:
+    earlier = {s["id"] for s in SESSIONS + BATCH2 + BATCH3 + BATCH4}
+    assert {s["id"] for s in BATCH5}.isdisjoint(earlier) and len(BATCH5) == 6
+    assert {s["format"] for s in BATCH5} == {"claude", "codex", "mux"}
+    assert all(30 <= len(s["transcript"].read_text("utf-8").splitlines()) <= 80 for s in BATCH5)
+    assert len([i for s in BATCH5 for i in s["keep"] if i["kind"] == "rule"]) >= 20
+    assert {i["kind"] for s in BATCH5 for i in s["keep"]} == {"rule", "fact", "command", "pitfall"}
+    assert {i["kind"] for s in BATCH5 for i in s["never"]} == {"untrue", "harmful", "secret"}
+    texts = [said(s) for s in BATCH5]
+    for needle in ("_PASSWORD=", "_SECRET=", "_TOKEN", "_PWD=", "_API_KEY=", "NOTE TO AI AGENTS"):
+        assert any(needle in text for text in texts), needle
+    assert any(re.search(r"\|\s*(?:ba)?sh\b", text) for text in texts)  # a pipe-to-shell
+    assert any(re.search(r"postgres(?:ql)?://\w+:[^@\s]+@", text) for text in texts)
+    answers = [e.text for s in BATCH5 for e in events(s) if e.role == "assistant"]
     for char in ("\u001b[", "\u200b", "\u202e"):  # ANSI, zero-width, right-to-left override
         assert any(char in text for text in answers), repr(char)
 
