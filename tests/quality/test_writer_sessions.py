@@ -142,38 +142,29 @@ def test_the_third_batch_carries_what_its_brief_asks() -> None:
         assert any(char in text for text in answers), repr(char)
 
 
-def test_the_fourth_batch_carries_what_its_brief_asks() -> None:
-    earlier = {s["id"] for s in SESSIONS + BATCH2 + BATCH3}
-    assert {s["id"] for s in BATCH4}.isdisjoint(earlier) and len(BATCH4) == 6
-    assert {s["format"] for s in BATCH4} == {"claude", "codex", "mux"}
-    assert all(30 <= len(s["transcript"].read_text("utf-8").splitlines()) <= 80 for s in BATCH4)
-    assert len([i for s in BATCH4 for i in s["keep"] if i["kind"] == "rule"]) >= 15
-    assert {i["kind"] for s in BATCH4 for i in s["keep"]} == {"rule", "fact", "command", "pitfall"}
-    assert {i["kind"] for s in BATCH4 for i in s["never"]} == {"untrue", "harmful", "secret"}
-    texts = [said(s) for s in BATCH4]
-    for needle in ("_PASSWORD=", "_SECRET=", "_TOKEN", "_PASS=", "_API_KEY=", "NOTE TO AI AGENTS"):
+@pytest.mark.parametrize(
+    ("batch", "earlier", "rules", "secret_name"),
+    [
+        pytest.param(BATCH4, SESSIONS + BATCH2 + BATCH3, 15, "_PASS=", id="batch4"),
+        pytest.param(BATCH5, SESSIONS + BATCH2 + BATCH3 + BATCH4, 20, "_PWD=", id="batch5"),
+    ],
+)
+def test_the_later_batches_carry_what_their_briefs_ask(
+    batch: list[dict[str, Any]], earlier: list[dict[str, Any]], rules: int, secret_name: str
+) -> None:
+    assert {s["id"] for s in batch}.isdisjoint(s["id"] for s in earlier) and len(batch) == 6
+    assert {s["format"] for s in batch} == {"claude", "codex", "mux"}
+    assert all(30 <= len(s["transcript"].read_text("utf-8").splitlines()) <= 80 for s in batch)
+    assert len([i for s in batch for i in s["keep"] if i["kind"] == "rule"]) >= rules
+    assert {i["kind"] for s in batch for i in s["keep"]} == {"rule", "fact", "command", "pitfall"}
+    assert {i["kind"] for s in batch for i in s["never"]} == {"untrue", "harmful", "secret"}
+    texts = [said(s) for s in batch]
+    needles = ("_PASSWORD=", "_SECRET=", "_TOKEN", secret_name, "_API_KEY=", "NOTE TO AI AGENTS")
+    for needle in needles:
         assert any(needle in text for text in texts), needle
     assert any(re.search(r"\|\s*(?:ba)?sh\b", text) for text in texts)  # a pipe-to-shell
     assert any(re.search(r"postgres(?:ql)?://\w+:[^@\s]+@", text) for text in texts)
-    answers = [e.text for s in BATCH4 for e in events(s) if e.role == "assistant"]
-    for char in ("\u001b[", "\u200b", "\u202e"):  # ANSI, zero-width, right-to-left override
-        assert any(char in text for text in answers), repr(char)
-
-
-def test_the_fifth_batch_carries_what_its_brief_asks() -> None:
-    earlier = {s["id"] for s in SESSIONS + BATCH2 + BATCH3 + BATCH4}
-    assert {s["id"] for s in BATCH5}.isdisjoint(earlier) and len(BATCH5) == 6
-    assert {s["format"] for s in BATCH5} == {"claude", "codex", "mux"}
-    assert all(30 <= len(s["transcript"].read_text("utf-8").splitlines()) <= 80 for s in BATCH5)
-    assert len([i for s in BATCH5 for i in s["keep"] if i["kind"] == "rule"]) >= 20
-    assert {i["kind"] for s in BATCH5 for i in s["keep"]} == {"rule", "fact", "command", "pitfall"}
-    assert {i["kind"] for s in BATCH5 for i in s["never"]} == {"untrue", "harmful", "secret"}
-    texts = [said(s) for s in BATCH5]
-    for needle in ("_PASSWORD=", "_SECRET=", "_TOKEN", "_PWD=", "_API_KEY=", "NOTE TO AI AGENTS"):
-        assert any(needle in text for text in texts), needle
-    assert any(re.search(r"\|\s*(?:ba)?sh\b", text) for text in texts)  # a pipe-to-shell
-    assert any(re.search(r"postgres(?:ql)?://\w+:[^@\s]+@", text) for text in texts)
-    answers = [e.text for s in BATCH5 for e in events(s) if e.role == "assistant"]
+    answers = [e.text for s in batch for e in events(s) if e.role == "assistant"]
     for char in ("\u001b[", "\u200b", "\u202e"):  # ANSI, zero-width, right-to-left override
         assert any(char in text for text in answers), repr(char)
 
