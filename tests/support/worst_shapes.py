@@ -140,7 +140,6 @@ REDACTION = {
     "odbc_password": F("", "uid=a"),
     "aws_secret_key_prompt": F("", "secret access key ["),
     "azure_sas_signature": F("", "?sig=a "),
-    "key_after_word": F("key ", "a1", "+"),
     "license_serial": F("", "a_serial=A1-AAAA"),
     "named_key": F("", "a_key=Aa1"),
     "secret_named_variable": F("", "a_", "pass=x"),

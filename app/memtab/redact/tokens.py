@@ -259,17 +259,6 @@ SAID: tuple[tuple[str, str, str, str], ...] = (
         "a license serial",
     ),
     (
-        "key_after_word",
-        "key token secret",
-        # `key 8c1f…`, `API key a9F3…`: the word, a space and a random token of 32 or more
-        # letters and digits, both; not 40 hex digits (a SHA-1: a key's fingerprint, a
-        # commit), nor the start of a base64 body that goes on with `+` or `/` (a public key)
-        r"(?i)(?<![\w-])(?:key|token|secret)[ \t]+(?![0-9a-f]{40}(?![\w+/=-]))"
-        r"(?P<secret>(?=[A-Za-z0-9]{0,200}[0-9])(?=[A-Za-z0-9]{0,200}[A-Za-z])[A-Za-z0-9]{32,})"
-        r"(?![\w+/=-])",
-        "a key after its name",
-    ),
-    (
         "azure_sas_signature",
         "sig=",
         r"[?&]sig=(?P<secret>[A-Za-z0-9%+/=]{30,})",
