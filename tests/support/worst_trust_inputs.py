@@ -6,6 +6,7 @@ from __future__ import annotations
 from support.worst_shapes import F, M, S, Worst, X
 
 TRUST_READING: dict[str, Worst] = {
+    "memtab.check.rules.commands:_PATH_OPERAND": M("", "a.", "!"),
     "memtab.trust.duplicates.same_text:_ITEM_MARKER": M("", " ", "x"),
     "memtab.trust.duplicates.same_text:_LINK": F("", "[a](a"),
     "memtab.trust.duplicates.same_text:_TASK": M("[", "x"),

@@ -536,6 +536,8 @@ class CheckEngine:
     def _disagreements(self, results: list[tuple[Document, Worked]]) -> list[Finding]:
         by_key: dict[tuple[str, str], list[tuple[Document, Fact]]] = {}
         for document, work in results:
+            if document.record:
+                continue  # what a session found then, no claim that it holds now
             for fact in work.facts:
                 by_key.setdefault((fact.kind, fact.key), []).append((document, fact))
         anchored: dict[

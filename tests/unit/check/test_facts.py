@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -105,6 +106,23 @@ def test_versions_agree_as_far_as_both_are_precise(tmp_path: Path) -> None:
         {"a.md": "- We use Postgres 16.\n", "b.md": "- Postgres 16.2 in CI\n"},
     )
     assert of_kind(check(home, tmp_path), "disagreement") == []
+
+
+def test_a_record_of_a_past_session_disagrees_with_no_memory(tmp_path: Path) -> None:
+    """A Codex rollout summary says what held in that session; a note may say otherwise now."""
+    home, _ = home_with_project(
+        tmp_path, "/nowhere/acme", global_memory={"stack.md": "- We use Redis 7.\n"}
+    )
+    rollouts = tmp_path / "codex" / "memories" / "rollout_summaries"
+    rollouts.mkdir(parents=True)
+    (rollouts / "2026-10-01T09-00-00-abcd-cache.md").write_text(
+        "# Cache: Redis 6 warm-up\n\n- The session warmed the cache.\n", encoding="utf-8"
+    )
+    overrides = {"isolated": True, "codex": {"enabled": True, "path": str(tmp_path / "codex")}}
+    (home.memtab_dir / "sources.json").write_text(json.dumps(overrides), encoding="utf-8")
+    report = check(home, tmp_path)
+    assert report.files_checked == 2
+    assert of_kind(report, "disagreement") == []
 
 
 def test_one_file_telling_a_story_does_not_disagree_with_itself(tmp_path: Path) -> None:

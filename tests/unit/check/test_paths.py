@@ -51,6 +51,9 @@ def missing(repo: Path, text: str) -> list[str]:
         "- `kubectl apply -f deploy/k8s/gone.yaml` rolls it out",  # a file after -f
         "- Handlers: **src/acme/api/handlers.py**",  # bold (issue 83), not a glob's `*`
         "- Handlers: *src/acme/api/handlers.py*",  # italics
+        # A folder, its own code span, though its first folder is not in the checkout:
+        "- `ops/charts/` holds the release chart",
+        "- The Terraform for the bucket lives in `infra/tf/`.",
     ],
 )
 def test_a_path_of_the_checkout_that_is_not_there_is_reported(repo: Path, line: str) -> None:
@@ -81,6 +84,8 @@ def test_an_absolute_path_inside_the_checkout_is_checked(repo: Path) -> None:
         "- Templates: `src/{name}/index.ts`, `src/*/mod.rs`, `src/$APP/main.go`",
         "- Install `@types/node` and send `application/json`",
         "- Branch `feature/auth-timeout` is merged into `origin/main`.",
+        "- Releases are cut from `release/` branches, as in `release/2.4`",  # one part
+        "- The chart is at `deploy/k8s/`",  # a folder, its own code span, and there
         "- The build writes `dist/app.js`; logs go to `logs/app.log`.",
         "- and/or client/server trade-offs",
         "- Migrations in `migrations/`; routers under `routers/`.",  # one part: relative

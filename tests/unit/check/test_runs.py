@@ -186,6 +186,17 @@ def test_a_target_of_a_tool_without_its_file_is_reported(tmp_path: Path) -> None
         ("- Sign the image: `cosign sign --key k.pem img`\n", ["cosign"]),
         ("- Pass `--workers 4` and `-v` for more\n", []),  # options alone
         ("- `Release -x` in the menu\n", []),  # not a program's name
+        # An option's value a variable's expansion, as only a shell line gives it.
+        ('- `tern --conn "$PG_URL" status` shows what is applied\n', ["tern"]),
+        ("- Load it with `pgloader --with ${SETTINGS} dump`\n", ["pgloader"]),
+        # A path operand written as only a path is: a folder, from here, a file in a folder.
+        ("- `vhs render tapes/` makes the README's GIFs\n", ["vhs"]),
+        ("- `zola serve ./site` previews the docs\n", ["zola"]),
+        ("- `lychee docs/guide/index.md` checks the links\n", ["lychee"]),
+        # Words that are no path, and names with a dot, prove no command line.
+        ("- Reads `client and/or server` logs\n", []),
+        ("- Never `import os.path` in the hot loop\n", []),
+        ("- `use Node.js` streams here\n", []),
         # A well-known tool without options (`check.known_programs`).
         ("- Lint the Dockerfile with `hadolint Dockerfile`\n", ["hadolint"]),
         ("- `sqlc generate` after editing queries\n", ["sqlc"]),

@@ -123,9 +123,9 @@ def test_documented_examples_and_defaults_are_no_secret_but_keys_given_by_name_a
 
 def test_a_home_folder_is_a_leak_where_collaborators_read_it_or_it_is_someone_else_s() -> None:
     """Memory shared with collaborators (team memory, a committed CLAUDE.md) names no home
-    folder; a project's memory names no one else's; one's own memory may name one's own
-    home, and global memory anyone's. A CI runner's home, a relative path, a URL and a path
-    inside a known project are no one's home."""
+    folder; a project's memory and global memory name no one else's (no session here can
+    open it); one's own memory may name one's own home. A CI runner's home, a relative
+    path, a URL and a path inside a known project are no one's home."""
     text = (
         "# Paths\n\n"
         "- Marek's notes: /home/marek/notes/rls.md\n"
@@ -151,9 +151,27 @@ def test_a_home_folder_is_a_leak_where_collaborators_read_it_or_it_is_someone_el
         for leak in leaks
         if leak.kind == "personal-path"
     ] == [
+        ("personal-path", "/home/marek", "/memories/global/paths.md", 3),
         ("personal-path", "/home/marek", "claude-code:project-acme-api:memory/CLAUDE.md", 3),
         ("personal-path", "/home/dana", "claude-code:project-acme-api:memory/CLAUDE.md", 4),
         ("personal-path", "/home/marek", "claude-code:project-billing-svc:memory/paths.md", 3),
+    ]
+
+
+def test_a_home_folder_of_another_machine_in_global_memory_is_a_leak() -> None:
+    """A login's home on another machine (`/Users/dana.k`, `C:\\Users\\dk`) in global memory,
+    which every session here loads and none can open; the user's own home is not."""
+    text = (
+        "# Machines\n\n"
+        "- The old laptop kept the keystore in /Users/dana.k/keys/release.jks\n"
+        "- Windows box: C:\\Users\\dk\\AppData\\Roaming\\tool\n"
+        "- My dotfiles: /home/dana/dotfiles\n"
+    )
+    engine = LeaksEngine(Home(Path("/nowhere")), env={"HOME": "/home/dana", "USER": "dana"})
+    leaks = engine.leaks_of([memory("global", "machines.md", text)], {})
+    assert [(leak.kind, leak.names, leak.place.line) for leak in leaks] == [
+        ("personal-path", "/Users/dana.k", 3),
+        ("personal-path", "C:\\Users\\dk", 4),
     ]
 
 

@@ -2,9 +2,11 @@
 
 Only well-formed command lines count: a code span or a line of a shell block that a POSIX
 shell would split without error, whose first word is a program name. Inline code is a
-command when its program is a well-known developer tool (`known_programs.py`), or when it
-gives its program an option and an operand (`picocom -b 115200 /dev/ttyACM0`): a span like
-`about get` or `reset --hard` is a sub-command quoted in prose, not a program. A
+command when its program is a well-known developer tool (`known_programs.py`), when it
+gives its program an option and an operand (`picocom -b 115200 /dev/ttyACM0`, `atlas
+schema inspect --url "$DATABASE_URL"`: a variable's expansion too), or when an operand is
+a path as only a path is written (`maestro test flows/`, `lint ./src`, `x run ci/app.yml`): a
+span like `about get` or `reset --hard` is a sub-command quoted in prose, not a program. A
 line of a block marked as shell (```bash, ```sh…) is a command whatever its program; a
 `$ ` prompt marks one in any block. Chains (`&&`, `||`, `;`, `|`) are split; `cd DIR &&`
 sets the directory of what follows; `sudo`, `env`, `time`, assignments (`FOO=1 make`)
@@ -87,7 +89,7 @@ def commands_of(line: Line) -> Iterator[Command]:
             yield from _known(span[powershell.end() :])
         elif _may_be_a_command(span):  # a well-known tool's command, not a quoted name
             yield from _known(span)
-        elif _OPTION.search(span):
+        elif _OPTION.search(span) or ("/" in span and " " in span.strip()):
             yield from _with_options(span)
 
 
@@ -128,20 +130,33 @@ def _known(text: str) -> Iterator[Command]:
 
 # An option word (`-b`, `--force`, `--out=x`): what a command line gives, and prose does not.
 _OPTION = re.compile(r"(?<!\S)--?[A-Za-z][\w-]*+(?:=\S*+)?(?!\S)")
-# An operand a program is given: a number, a path, a file name (`115200`, `/dev/ttyACM0`,
-# `k.pem`). A sub-command quoted with its flag (git's `reset --hard`) gives none.
-_OPERAND = re.compile(r"^(?:\d[\d.:]*|[\w.~-]*/[\w./~-]*|[\w-]+\.[A-Za-z]\w*)$")
+# An operand a program is given: a number, a path, a file name, a variable's expansion
+# (`115200`, `/dev/ttyACM0`, `k.pem`, `$DATABASE_URL`). A sub-command quoted with its flag
+# (git's `reset --hard`) gives none.
+_OPERAND = re.compile(
+    r"^(?:\d[\d.:]*|[\w.~-]*/[\w./~-]*|[\w-]+\.[A-Za-z]\w*|\$\{?[A-Za-z_]\w*\}?\S*)$"
+)
+# A path only a path is written as, an operand alone proving a command line: a folder
+# (`flows/`), one from here, home or the root (`./src`, `~/x`, `/dev/x`), a file in a folder
+# (`app/main.go`); never a pair of words (`and/or`, `client/server`) nor a name with a dot
+# (`import os.path`, `use Node.js`).
+_PATH_OPERAND = re.compile(
+    r"^(?:\.{0,2}/|~/)[\w./~-]*$|^[\w.-]+(?:/[\w.-]+)*/$|^(?:[\w.-]+/)+[\w-]+\.[A-Za-z]\w{0,7}$"
+)
 # A program as a command line names it: lowercase, no file extension (`x.py` is a path).
 _PROGRAM_NAME = re.compile(r"^[a-z][a-z0-9_+-]*+$")
 
 
 def _with_options(text: str) -> Iterator[Command]:
-    """The commands of `text` that give a program named as one an option and an operand."""
+    """The commands of `text` that give a program named as one an option and an operand,
+    or a path written as only a path is."""
     for command in _chain(text):
-        if (
-            _PROGRAM_NAME.match(command.program)
-            and any(_OPTION.fullmatch(word) for word in command.arguments)
-            and any(_OPERAND.match(word) for word in command.arguments)
+        if _PROGRAM_NAME.match(command.program) and (
+            (
+                any(_OPTION.fullmatch(word) for word in command.arguments)
+                and any(_OPERAND.match(word) for word in command.arguments)
+            )
+            or any(_PATH_OPERAND.match(word) for word in command.arguments)
         ):
             yield command
 

@@ -16,8 +16,9 @@ Precision over recall. A fact is read only from a sentence that states it plainl
   secret, nor one that names the environment it is for (`NODE_ENV`).
 
 Facts are compared between different files only (one file giving two versions is
-telling a story), within what one workspace sees: global memory with everything, a
-project's memory with its workspaces'.
+telling a story), never a record's (a session's summary says what held then), within what
+one workspace sees: global memory with everything, a project's memory with its
+workspaces'.
 """
 
 from __future__ import annotations

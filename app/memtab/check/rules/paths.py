@@ -6,7 +6,8 @@ Only what is clearly a path of the checkout is checked (docs/formats.md §19.3):
   writes it `src\\auth\\refresh.py`) whose first part is in the checkout (so `origin/main`,
   `owner/repo`, `application/json` and a path in another repository are not), or in a
   folder the line or its heading names or `cd`s to (`In services/api, … src/main.ts`), or
-  nowhere but a file of the checkout ends with its folder and name (moved); `./file`; an
+  nowhere but a file of the checkout ends with its folder and name (moved), or a folder
+  that is a code span of its own (`deploy/helm/`: its trailing `/`); `./file`; an
   absolute path inside the checkout (`~/src/app/x.py` too, `~` the user's home); a code
   span that is one file name of source code or a tool's config (`jest.config.ts`; not
   named after the project, as its users' files are), missing when no file of the
@@ -154,11 +155,14 @@ def named_paths(
             continue
         seen: set[str] = set()
         bases = _bases(line, [written for written, _ in candidates], checkout)
+        folders = {span.strip() for span in line.spans if span.strip().endswith("/")}
         for written, strict in candidates:
             around = line.words_around(written)
             if hedged(around) or (is_glob(written) and names_a_pattern(around)):
                 continue
-            named = _inside(written, checkout, strict=strict, home=home, bases=bases)
+            named = _inside(
+                written, checkout, strict=strict, home=home, bases=bases, folder=written in folders
+            )
             if named is None or named[0] in seen or named[0] in link_targets.get(line.number, ()):
                 continue
             seen.add(named[0])
@@ -298,10 +302,12 @@ def _inside(
     strict: bool,
     home: str | None = None,
     bases: tuple[list[str], list[str]] = ([], []),
+    folder: bool = False,
 ) -> tuple[str, bool, bool] | None:
     """The path inside the checkout a token names, whether it names a folder, and whether
     its name is cut short; None when it is not clearly a path of this checkout (see the
-    module doc). `bases`: the folders the line names, and those it `cd`s to."""
+    module doc). `bases`: the folders the line names, and those it `cd`s to; `folder`: the
+    token is a code span of its own, a folder by its trailing `/`."""
     cut = written.endswith(_CUT)
     token = _plain(written.removesuffix("…"))
     if token.startswith("~/"):
@@ -337,7 +343,7 @@ def _inside(
         return None
     if anchored:
         return token, directory, cut
-    relative = _relative(token, parts, checkout, bases, explicit=explicit)
+    relative = _relative(token, parts, checkout, bases, explicit=explicit, folder=folder)
     return (relative, directory, cut) if relative is not None else None
 
 
@@ -348,12 +354,15 @@ def _relative(
     bases: tuple[list[str], list[str]],
     *,
     explicit: bool,
+    folder: bool = False,
 ) -> str | None:
     """Where in the checkout a relative path is: under the folder the line `cd`s to (a
     `./` path), at the root, under a folder the line names, or — its first folder nowhere —
     where a file of the checkout ends with it (a package's own path, `src/x.ts` of
     `services/api/src/x.ts`) or with its folder and name (moved: `src/settings/base.py`
-    of `services/billing/settings/base.py`); None when it is no path of this checkout."""
+    of `services/billing/settings/base.py`), or at the root when it is a folder, its own
+    code span (`deploy/helm/`: a branch or a repository has no trailing `/`); None when it
+    is no path of this checkout."""
     named, moved_to = bases
     if explicit and moved_to:
         return f"{moved_to[-1]}/{token}"
@@ -369,11 +378,13 @@ def _relative(
         return next(iter(checkout.named(token)), token)
     if checkout.exists(parts[0]):
         return token
-    if glob or not _EXTENSION.search(parts[-1]):
+    if glob or not (folder or _EXTENSION.search(parts[-1])):
         return None  # a branch, a repository, a media type: only a file is looked for
     ends = [path for path in checkout.named(parts[-1]) if path.endswith("/" + token)]
     if ends:
         return ends[0]  # there, as a package names it
+    if folder:
+        return token
     if len(parts) < 3:
         return None
     tail = "/" + "/".join(parts[-2:])

@@ -15,8 +15,9 @@ other's does: `api.acme.internal`). Every memory's lines are read for them once,
 - global memory, which every session loads, naming one project alone belongs in that
   project's memory (`project-in-global`); naming several, it is about them all and stays;
 - memory shared with collaborators (Claude Code's team memory) naming a person's home
-  folder (`/home/<name>/`, `/Users/<name>/`) belongs in that person's own memory
-  (`personal-path`);
+  folder (`/home/<name>/`, `/Users/<name>/`) belongs in that person's own memory, and so
+  does a project's or global memory naming the home folder of a name not the user's here
+  (`personal-path`: `/Users/ana.b/` on another machine);
 - a secret-like value, anywhere, belongs in no memory (`secret`: the shapes `redact/`
   knows, the line shown redacted).
 
@@ -540,8 +541,8 @@ def _personal(
     projects: Mapping[str, Identity],
 ) -> list[Leak]:
     """A person's home folder in memory shared with collaborators (any, the user's too),
-    or someone else's in a project's memory (see the module doc)."""
-    if not document.shared and document.scope != "project":
+    or one not the user's here in a project's or global memory (see the module doc)."""
+    if not document.shared and document.scope not in ("project", "global"):
         return []
     where = _SHARED_WORDS.get(document.agent, "a memory shared with the repository")
     leaks = []
@@ -560,9 +561,14 @@ def _personal(
             continue
         else:
             belongs = f"{person}'s own memory, or where the team keeps shared files"
+            sessions, memory = (
+                ("of this project", "the project's memory")
+                if document.scope == "project"
+                else ("of any project", "global memory, which every session loads,")
+            )
             why = (
                 f"{folder} is {person}'s home folder, on their machine: no session "
-                "of this project here can open it, and the project's memory says whose it is."
+                f"{sessions} here can open it, and {memory} says whose it is."
             )
         leaks.append(_leak(document, mention.line, "personal-path", folder, belongs, why))
     return leaks
