@@ -146,8 +146,10 @@ def test_first_paint_against_a_bare_window(home_3k: Home, tmp_path: Path) -> Non
     loaded = median([start.loaded_paint_ms for start in starts])
     cpu = median([start.tree_paint_cpu_ms for start in starts])
     floor_cpu = median([sample.cpu_ms for sample in floors])
+    load = os.getloadavg()[0]
     print(
-        f"\nstart → painted, runs: {' / '.join(f'{s.tree_paint_ms:.0f}' for s in starts)} ms "
+        f"\nload {load:.1f}; start → painted, runs: "
+        f"{' / '.join(f'{s.tree_paint_ms:.0f}' for s in starts)} ms "
         f"({spread([s.tree_paint_ms for s in starts])}); bare window: "
         f"{' / '.join(f'{s.paint_ms:.0f}' for s in floors)} ms "
         f"({spread([s.paint_ms for s in floors])}); each run against its pair's bare "
@@ -159,7 +161,8 @@ def test_first_paint_against_a_bare_window(home_3k: Home, tmp_path: Path) -> Non
     record(
         "first-paint",
         Row(
-            "process start → Memory tab painted, 3 × 1000 files",
+            f"process start → Memory tab painted, 3 × 1000 files (load {load:.1f}; CPU "
+            f"{ms(cpu)} against {ms(floor_cpu)}, {cpu / floor_cpu:.2f}×)",
             ms(painted),
             "≤ 1.5× the floor",
             floor=f"bare window, 3000-row QTreeWidget: {ms(floor)}",
