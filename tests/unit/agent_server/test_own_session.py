@@ -296,3 +296,37 @@ def test_a_sessions_calls_run_on_one_thread_of_its_own_that_ends_with_it(
     assert ran_on[0].name == "memtab-mcp-session"  # not a pool's: the hop costs a third of it
     ran_on[0].join(WITHIN_S)
     assert not ran_on[0].is_alive(), "the session's worker outlived it"
+
+
+def test_a_call_that_changes_what_is_served_says_so_before_its_answer(
+    demo: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = MemoryService(demo, None, writes="off", other_agents=False)
+    real_call = service.call
+
+    def call_moving_the_session(name: str, arguments: dict[str, Any], client: str | None) -> Any:
+        answer = real_call(name, arguments, client)
+        monkeypatch.setattr(service, "scope", object())  # as a registry change re-decides it
+        return answer
+
+    monkeypatch.setattr(service, "call", call_moving_the_session)
+    opening = next(each for each in frames_of("2025-11-25") if each.get("id") == 1)
+    search = {"name": "search", "arguments": {"query": "token"}}
+    frames = [
+        opening,
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": search},
+    ]
+    written_on: list[str] = []
+    try:
+        said = conversation(serve_frames, service, frames, written_on)
+    finally:
+        service.close()
+    assert [each.get("id", each.get("method")) for each in said] == [
+        1,
+        2,
+        mcp_session.TOOLS_CHANGED,
+        3,
+    ]
+    assert said[3]["result"]["content"][0]["text"]
