@@ -165,7 +165,8 @@ def test_calls_answered_on_the_sessions_worker_are_the_sdks_answers(demo: Home) 
     written_on: list[str] = []
     ours = answers(serve_frames, written_on)
     assert ours == answers(sdk_serves)
-    calls = [each.get("id") for each in frames_of("2025-11-25") if each.get("method") == "tools/call"]
+    frames = frames_of("2025-11-25")
+    calls = [each.get("id") for each in frames if each.get("method") == "tools/call"]
     on_worker = [
         each["id"] for each, thread in zip(ours, written_on, strict=True)
         if thread == "memtab-mcp-session"

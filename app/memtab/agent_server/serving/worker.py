@@ -15,9 +15,8 @@ import anyio
 
 T = TypeVar("T")
 
-_Call = tuple[
-    asyncio.AbstractEventLoop | None, "asyncio.Future[Any] | None", Callable[..., Any], tuple[Any, ...]
-]
+_Loop = asyncio.AbstractEventLoop
+_Call = tuple[_Loop | None, "asyncio.Future[Any] | None", Callable[..., Any], tuple[Any, ...]]
 
 
 class SessionWorker:
