@@ -28,6 +28,7 @@ WriteBytes = Callable[[bytes], Awaitable[None]]
 WriteNow = Callable[[bytes], None]
 """Writes bytes whole from a worker thread, blocking while the reader is behind."""
 WIRE_WAIT_S = 0.0005
+WIRE_WAIT_MAX_S = 0.05
 
 
 class Answers:
@@ -48,8 +49,10 @@ class Answers:
 
     async def write(self, data: bytes) -> None:
         async with self._lock:
-            while not self._wire.acquire(blocking=False):  # a worker's line going out: microseconds
-                await anyio.sleep(WIRE_WAIT_S)
+            wait_s = WIRE_WAIT_S
+            while not self._wire.acquire(blocking=False):  # a worker's line going out
+                await anyio.sleep(wait_s)
+                wait_s = min(2 * wait_s, WIRE_WAIT_MAX_S)  # longer when the client reads slowly
             try:
                 await self._write(data)
             finally:

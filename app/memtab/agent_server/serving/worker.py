@@ -6,12 +6,15 @@ a twentieth of a warm search's."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import queue
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import anyio
+
+logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
@@ -59,7 +62,10 @@ class SessionWorker:
         while (call := self._calls.get()) is not None:
             loop, outcome, function, args = call
             if loop is None or outcome is None:
-                function(*args)
+                try:
+                    function(*args)
+                except BaseException:  # the thread goes on serving the session's calls
+                    logger.exception("memtab mcp: a session's call failed on its worker")
                 continue
             try:
                 value, error = function(*args), None
