@@ -353,11 +353,15 @@ class McpSession:
         return True
 
     def _call_on_worker(self, its_id: object, params: dict[str, Any]) -> None:
-        call = _CallOnWorker(its_id, asyncio.get_running_loop())
+        loop = asyncio.get_running_loop()
+        call = _CallOnWorker(its_id, loop)
         self._on_worker = call
         self._in_flight[_key(its_id)] = call
         arguments = dict(params.get("arguments") or {})
-        self._worker.submit(self._answer_on_worker, call, params["name"], arguments)
+        # Handed over once the loop has gone back to waiting for the next frame: its way there
+        # (a read, a watch set up) would otherwise take the interpreter from the call's first
+        # milliseconds.
+        loop.call_soon(self._worker.submit, self._answer_on_worker, call, params["name"], arguments)
 
     def _answer_on_worker(self, call: _CallOnWorker, name: str, arguments: dict[str, Any]) -> None:
         """On the worker: the call's answer, written at once unless the client cancelled it or
