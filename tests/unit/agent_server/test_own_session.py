@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +42,13 @@ async def sdk_serves(
 
 
 def conversation(
-    serve: Serve, service: MemoryService, frames: list[dict[str, Any]]
+    serve: Serve,
+    service: MemoryService,
+    frames: list[dict[str, Any]],
+    written_on: list[str] | None = None,
 ) -> list[dict[str, Any]]:
-    """What `serve` answers `frames`, each sent once the one before it is answered."""
+    """What `serve` answers `frames`, each sent once the one before it is answered; with
+    `written_on`, served with a blocking writer too, each answer's thread's name kept there."""
     said: list[dict[str, Any]] = []
     to_server, from_client = anyio.create_memory_object_stream[bytes](100)
 
@@ -53,8 +58,16 @@ def conversation(
         except anyio.EndOfStream:
             return b""
 
-    async def write(data: bytes) -> None:
+    def write_now(data: bytes) -> None:
+        if written_on is not None:
+            written_on.append(threading.current_thread().name)
         said.extend(json.loads(line) for line in data.splitlines())
+
+    async def write(data: bytes) -> None:
+        write_now(data)
+
+    if written_on is not None:
+        serve = partial(serve, write_now=write_now)
 
     async def client() -> None:
         for frame in frames:
@@ -141,6 +154,26 @@ def test_the_handshake_era_is_answered_as_the_sdk_answers_it(demo: Home, version
     assert by_id[8]["error"]["code"] == by_id[11]["error"]["code"] - 1 == -32602
 
 
+def test_calls_answered_on_the_sessions_worker_are_the_sdks_answers(demo: Home) -> None:
+    def answers(serve: Serve, written_on: list[str] | None = None) -> list[dict[str, Any]]:
+        service = MemoryService(demo, None, writes="direct", other_agents=False)
+        try:
+            return conversation(serve, service, frames_of("2025-11-25"), written_on)
+        finally:
+            service.close()
+
+    written_on: list[str] = []
+    ours = answers(serve_frames, written_on)
+    assert ours == answers(sdk_serves)
+    frames = frames_of("2025-11-25")
+    calls = [each.get("id") for each in frames if each.get("method") == "tools/call"]
+    on_worker = [
+        each["id"] for each, thread in zip(ours, written_on, strict=True)
+        if thread == "memtab-mcp-session"
+    ]  # fmt: skip
+    assert on_worker == [3, 4, 5, 6, 7] and set(on_worker) <= set(calls)  # 8, 9: not a call
+
+
 def test_the_sdks_versions_and_envelope_are_the_sessions() -> None:
     from mcp.server.runner import PROTOCOL_VERSION_META_KEY  # type: ignore[attr-defined]
     from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
@@ -174,8 +207,9 @@ def test_a_session_opening_in_the_2026_era_is_the_sdks(demo: Home) -> None:
     assert listed["result"]["resultType"] == "complete"
 
 
+@pytest.mark.parametrize("on_worker", [False, True], ids=["answered-on-the-loop", "on-the-worker"])
 def test_a_ping_is_answered_while_a_call_runs_and_a_cancelled_call_never(
-    demo: Home, monkeypatch: pytest.MonkeyPatch
+    demo: Home, monkeypatch: pytest.MonkeyPatch, on_worker: bool
 ) -> None:
     service = MemoryService(demo, None, writes="off", other_agents=False)
     running, release = threading.Event(), threading.Event()
@@ -195,8 +229,13 @@ def test_a_ping_is_answered_while_a_call_runs_and_a_cancelled_call_never(
         except anyio.EndOfStream:
             return b""
 
-    async def write(data: bytes) -> None:
+    def write_now(data: bytes) -> None:
         said.extend(json.loads(line) for line in data.splitlines())
+
+    async def write(data: bytes) -> None:
+        write_now(data)
+
+    serve = partial(serve_frames, write_now=write_now) if on_worker else serve_frames
 
     def frame(message: dict[str, Any]) -> bytes:
         return json.dumps({"jsonrpc": "2.0", **message}).encode() + b"\n"
@@ -223,7 +262,7 @@ def test_a_ping_is_answered_while_a_call_runs_and_a_cancelled_call_never(
     async def run() -> None:
         with anyio.fail_after(WITHIN_S):
             async with anyio.create_task_group() as group:
-                group.start_soon(serve_frames, service, read, write)
+                group.start_soon(serve, service, read, write)
                 group.start_soon(client)
 
     try:
@@ -258,3 +297,37 @@ def test_a_sessions_calls_run_on_one_thread_of_its_own_that_ends_with_it(
     assert ran_on[0].name == "memtab-mcp-session"  # not a pool's: the hop costs a third of it
     ran_on[0].join(WITHIN_S)
     assert not ran_on[0].is_alive(), "the session's worker outlived it"
+
+
+def test_a_call_that_changes_what_is_served_says_so_before_its_answer(
+    demo: Home, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service = MemoryService(demo, None, writes="off", other_agents=False)
+    real_call = service.call
+
+    def call_moving_the_session(name: str, arguments: dict[str, Any], client: str | None) -> Any:
+        answer = real_call(name, arguments, client)
+        monkeypatch.setattr(service, "scope", object())  # as a registry change re-decides it
+        return answer
+
+    monkeypatch.setattr(service, "call", call_moving_the_session)
+    opening = next(each for each in frames_of("2025-11-25") if each.get("id") == 1)
+    search = {"name": "search", "arguments": {"query": "token"}}
+    frames = [
+        opening,
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": search},
+    ]
+    written_on: list[str] = []
+    try:
+        said = conversation(serve_frames, service, frames, written_on)
+    finally:
+        service.close()
+    assert [each.get("id", each.get("method")) for each in said] == [
+        1,
+        2,
+        mcp_session.TOOLS_CHANGED,
+        3,
+    ]
+    assert said[3]["result"]["content"][0]["text"]

@@ -10,6 +10,7 @@ import fcntl
 import json
 import logging
 import os
+import select
 import signal
 import socket
 import threading
@@ -55,6 +56,8 @@ HELLO_TIMEOUT_S = 10.0
 IDLE_EXIT_S = 600.0
 """How long a host started for the agents waits without a session before it exits."""
 CHECK_EVERY_S = 2.0
+SEND_WAIT_S = 1.0
+"""How long a worker waits for a full socket before trying it again (it may have been closed)."""
 _DISCONNECTS = (anyio.BrokenResourceError, anyio.ClosedResourceError, anyio.EndOfStream)
 
 
@@ -251,7 +254,9 @@ class McpHost:
         logger.info("memtab mcp host: a session of pid %d (%d open)", pid, self.sessions)
         connection.leftover = rest
         try:
-            await serve_frames(service, connection.receive, connection.send)
+            await serve_frames(
+                service, connection.receive, connection.send, connection.send_from_thread
+            )
         finally:
             service.close()
 
@@ -378,6 +383,19 @@ class _Connection:
             except OSError as error:
                 raise anyio.BrokenResourceError from error
             view = view[sent:]
+
+    def send_from_thread(self, data: bytes) -> None:
+        """`data` written whole from a session's worker, waiting while the bridge is behind (the
+        socket stays non-blocking for the loop); OSError once it is closed."""
+        view = memoryview(data)
+        while view:
+            try:
+                view = view[self.socket.send(view) :]
+            except BlockingIOError:
+                try:
+                    select.select([], [self.socket], [], SEND_WAIT_S)
+                except ValueError as error:  # closed meanwhile
+                    raise OSError("the session's socket was closed") from error
 
     async def send_record(self, record: Record) -> None:
         line = json.dumps(record.to_json(), ensure_ascii=False) + "\n"

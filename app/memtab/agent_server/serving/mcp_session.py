@@ -9,7 +9,10 @@ on a worker thread."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import threading
 from collections.abc import AsyncIterable, Awaitable, Callable, Mapping
 from functools import partial
 from typing import Any
@@ -161,9 +164,13 @@ class SessionRoots:
     def tools_listed(self) -> None:
         self.listed = self.service.scope
 
+    def changed(self) -> bool:
+        """Whether what the session serves changed since its tools were listed."""
+        return self.listed is not None and self.listed != self.service.scope
+
     async def tell_if_changed(self, tell: Callable[[], Awaitable[None]]) -> None:
         """`tell` the client its tools changed when what the session serves did."""
-        if self.listed is not None and self.listed != self.service.scope:
+        if self.changed():
             self.listed = self.service.scope
             try:
                 await tell()
@@ -206,12 +213,58 @@ class _Waiting:
         self.answer: Message | None = None
 
 
-class McpSession:
-    """The session of `service` with one client, answering through `send`."""
+class _CallOnWorker:
+    """A `tools/call` answered on the session's worker, its answer written there too: whether the
+    client cancelled it, and whether it is done (its answer out, or left to the loop). The loop
+    is woken only when it waits for it or must send its answer."""
 
-    def __init__(self, service: MemoryService, send: Send) -> None:
+    def __init__(self, its_id: object, loop: asyncio.AbstractEventLoop) -> None:
+        self.id = its_id
+        self.cancelled = False
+        self.left: Message | None = None  # the answer the loop sends (what is served changed)
+        self._loop = loop
+        self._lock = threading.Lock()
+        self._finished = False
+        self._waiting: anyio.Event | None = None
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+    def finish(self, left: Message | None, then: Callable[[], None]) -> None:
+        """On the worker: done, `left` for the loop (`then` run there, as anyone waiting wakes)."""
+        with self._lock:
+            self._finished, self.left, waiting = True, left, self._waiting
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits
+            if left is not None:
+                self._loop.call_soon_threadsafe(then)
+            elif waiting is not None:
+                self._loop.call_soon_threadsafe(waiting.set)
+
+    def finished(self) -> bool:
+        with self._lock:
+            return self._finished and self.left is None
+
+    async def wait(self) -> None:
+        """Until done, its answer out."""
+        with self._lock:
+            if self._finished and self.left is None:
+                return
+            if self._waiting is None:
+                self._waiting = anyio.Event()
+            waiting = self._waiting
+        await waiting.wait()
+
+
+class McpSession:
+    """The session of `service` with one client, answering through `send` — a call that nothing
+    else waits on answered on the worker through `send_now` (a blocking writer), when given."""
+
+    def __init__(
+        self, service: MemoryService, send: Send, send_now: Callable[[Message], None] | None = None
+    ) -> None:
         self.service = service
         self._send = send
+        self._send_now = send_now
         self._client: dict[str, Any] | None = None  # the client's `initialize` params
         self._initialized = False
         # One call or listing at a time per session, its disk work on the session's worker: the
@@ -219,7 +272,9 @@ class McpSession:
         self._worker = SessionWorker()
         self._roots = SessionRoots(service, self._worker)
         self._one_at_a_time = anyio.Lock()
-        self._in_flight: dict[object, anyio.CancelScope] = {}
+        self._in_flight: dict[object, anyio.CancelScope | _CallOnWorker] = {}
+        self._on_worker: _CallOnWorker | None = None
+        self._group: anyio.abc.TaskGroup | None = None
         self._waiting: dict[int, _Waiting] = {}
         self._last_id = 0
         self._ended = False
@@ -228,8 +283,10 @@ class McpSession:
         """Serve `messages` until they end; the requests in flight are answered first."""
         try:
             async with anyio.create_task_group() as group:
+                self._group = group
                 async for message in messages:
                     await self._take(message, group)
+                await self._after_the_worker_call()  # answered before the session ends
                 self._ended = True
                 for waiting in self._waiting.values():  # no answer comes any more
                     waiting.done.set()
@@ -245,6 +302,8 @@ class McpSession:
             self._notified(method, message.get("params"))
         elif method == "initialize":  # at once, before the next frame is read (as the SDK)
             await self._request(message["id"], method, message.get("params"), None)
+        elif self._answers_on_worker(method, message.get("params")):
+            self._call_on_worker(message["id"], message["params"])
         else:
             scope = anyio.CancelScope()
             self._in_flight[_key(message["id"])] = scope
@@ -272,6 +331,87 @@ class McpSession:
         finally:
             if scope is not None and self._in_flight.get(_key(its_id)) is scope:
                 del self._in_flight[_key(its_id)]
+
+    def _answers_on_worker(self, method: str, params: object) -> bool:
+        """Whether a request is a tool call the worker answers whole, its answer written there: one
+        the loop would only hand over and wait for — nothing else in flight, the roots asked, its
+        parameters a call's — so the answer leaves without waking the loop (a fifth of a warm
+        search's CPU, and a thread hop under load)."""
+        if self._send_now is None or method != "tools/call" or not self._initialized:
+            return False
+        if not self._worker_call_done() or self._in_flight or self._one_at_a_time.locked():
+            return False
+        if not isinstance(params, dict) or _has_modern_envelope(params):
+            return False
+        if not isinstance(params.get("name"), str):
+            return False
+        if not isinstance(params.get("arguments"), dict | None):
+            return False
+        if not self._roots.asked and self._roots_asker() is not None:
+            return False
+        self._roots.asked = True  # a client without roots: nothing to ask
+        return True
+
+    def _call_on_worker(self, its_id: object, params: dict[str, Any]) -> None:
+        loop = asyncio.get_running_loop()
+        call = _CallOnWorker(its_id, loop)
+        self._on_worker = call
+        self._in_flight[_key(its_id)] = call
+        arguments = dict(params.get("arguments") or {})
+        # Handed over once the loop has gone back to waiting for the next frame: its way there
+        # (a read, a watch set up) would otherwise take the interpreter from the call's first
+        # milliseconds.
+        loop.call_soon(self._worker.submit, self._answer_on_worker, call, params["name"], arguments)
+
+    def _answer_on_worker(self, call: _CallOnWorker, name: str, arguments: dict[str, Any]) -> None:
+        """On the worker: the call's answer, written at once unless the client cancelled it or
+        the session's tools changed (the loop tells that first, then answers)."""
+        left: Message | None = None
+        try:
+            answer = answered_call(self.service, name, arguments, self._client_name())
+            reply = {"jsonrpc": "2.0", "id": call.id, "result": call_result(answer)}
+            if self._roots.changed():
+                left = reply
+            elif not call.cancelled:
+                assert self._send_now is not None
+                self._send_now(reply)
+        except OSError as error:
+            logger.debug("memtab mcp: the client left before an answer (%r)", error)
+        finally:
+            call.finish(left, partial(self._answer_left, call))
+
+    def _answer_left(self, call: _CallOnWorker) -> None:
+        """On the loop: the answer a worker's call left, sent after telling the tools changed."""
+        if not self._ended and self._group is not None:
+            self._group.start_soon(self._answer_after_telling, call)
+        else:
+            self._forget_worker_call(call)
+
+    async def _answer_after_telling(self, call: _CallOnWorker) -> None:
+        try:
+            await self._roots.tell_if_changed(self._tell_tools_changed)
+            if not call.cancelled and call.left is not None:
+                with contextlib.suppress(
+                    anyio.ClosedResourceError, anyio.BrokenResourceError, OSError
+                ):
+                    await self._send(call.left)
+        finally:
+            self._forget_worker_call(call)
+
+    def _forget_worker_call(self, call: _CallOnWorker) -> None:
+        if self._in_flight.get(_key(call.id)) is call:
+            del self._in_flight[_key(call.id)]
+        if self._on_worker is call:
+            self._on_worker = None
+        call.left = None
+        call.finish(None, lambda: None)  # wakes whoever waits
+
+    def _worker_call_done(self) -> bool:
+        """Whether no call is on the worker (one finished is forgotten here)."""
+        call = self._on_worker
+        if call is not None and call.finished():
+            self._forget_worker_call(call)
+        return self._on_worker is None
 
     async def _answer(self, method: str, params: object) -> dict[str, Any]:
         if method != "initialize" and _has_modern_envelope(params):
@@ -307,6 +447,7 @@ class McpSession:
     async def _list_tools(self, params: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(params.get("cursor", ""), str | None):
             raise _invalid_params()
+        await self._after_the_worker_call()
         async with self._one_at_a_time:
             await self._roots.settle(self._roots_asker())
             await self._worker.run(self.service.refresh)
@@ -318,6 +459,7 @@ class McpSession:
         name, arguments = params.get("name"), params.get("arguments")
         if not isinstance(name, str) or not isinstance(arguments, dict | None):
             raise _invalid_params()
+        await self._after_the_worker_call()
         async with self._one_at_a_time:
             await self._roots.settle(self._roots_asker())
             answer = await self._worker.run(
@@ -325,6 +467,12 @@ class McpSession:
             )
             await self._roots.tell_if_changed(self._tell_tools_changed)
         return call_result(answer)
+
+    async def _after_the_worker_call(self) -> None:
+        """Wait for a call the worker answers: one call or listing at a time."""
+        while not self._worker_call_done():
+            assert self._on_worker is not None
+            await self._on_worker.wait()
 
     def _client_name(self) -> str | None:
         info = self._client.get("clientInfo") if self._client is not None else None

@@ -11,6 +11,7 @@ import json
 import logging
 import os
 import sys
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from functools import partial
 
@@ -24,36 +25,66 @@ from memtab.agent_server.serving.mcp_session import McpSession, opens_modern
 logger = logging.getLogger(__name__)
 
 WriteBytes = Callable[[bytes], Awaitable[None]]
+WriteNow = Callable[[bytes], None]
+"""Writes bytes whole from a worker thread, blocking while the reader is behind."""
+WIRE_WAIT_S = 0.0005
+WIRE_WAIT_MAX_S = 0.05
 
 
 class Answers:
-    """The session's answers written whole, one line each, one at a time."""
+    """The session's answers written whole, one line each, one at a time — from the loop, or (with
+    `write_now`, a blocking writer) from the session's worker thread."""
 
-    def __init__(self, write: WriteBytes) -> None:
+    def __init__(self, write: WriteBytes, write_now: WriteNow | None = None) -> None:
         self._write = write
         self._lock = anyio.Lock()
+        self._wire = threading.Lock()  # held for each line, whichever thread writes it
+        self.write_now = write_now
 
     async def send(self, message: Message) -> None:
-        try:
-            line = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        except UnicodeEncodeError:  # a lone surrogate in a text: written escaped
-            line = json.dumps(message, separators=(",", ":")).encode("ascii")
-        await self.write(line + b"\n")
+        await self.write(encoded(message))
 
     async def send_text(self, text: str) -> None:
         await self.write(text.encode("utf-8", "replace"))
 
     async def write(self, data: bytes) -> None:
         async with self._lock:
-            await self._write(data)
+            wait_s = WIRE_WAIT_S
+            while not self._wire.acquire(blocking=False):  # a worker's line going out
+                await anyio.sleep(wait_s)
+                wait_s = min(2 * wait_s, WIRE_WAIT_MAX_S)  # longer when the client reads slowly
+            try:
+                await self._write(data)
+            finally:
+                self._wire.release()
+
+    def send_now(self, message: Message) -> None:
+        """`message` written from the calling thread, waiting for the wire (never on the loop)."""
+        assert self.write_now is not None
+        data = encoded(message)
+        with self._wire:
+            self.write_now(data)
+
+
+def encoded(message: Message) -> bytes:
+    """A message's line as the session writes it."""
+    try:
+        line = json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate in a text: written escaped
+        line = json.dumps(message, separators=(",", ":")).encode("ascii")
+    return line + b"\n"
 
 
 async def serve_frames(
-    service: MemoryService, read: Callable[[], Awaitable[bytes]], write: WriteBytes
+    service: MemoryService,
+    read: Callable[[], Awaitable[bytes]],
+    write: WriteBytes,
+    write_now: WriteNow | None = None,
 ) -> None:
-    """Serve one session of `service`: frames from `read`, answers to `write`."""
+    """Serve one session of `service`: frames from `read`, answers to `write` (or, for a call
+    answered on the session's worker, `write_now`)."""
     guard = FrameGuard(read)
-    answers = Answers(write)
+    answers = Answers(write, write_now)
     guard.answer_through(answers.send)
     lead: list[tuple[str, Message]] = []
     async for text, message in guard.messages():
@@ -67,7 +98,8 @@ async def serve_frames(
             service, [text for text, _ in lead], guard, answers.send_text
         )
         return
-    await McpSession(service, answers.send).run(_chained(lead, guard))
+    send_now = answers.send_now if write_now is not None else None
+    await McpSession(service, answers.send, send_now).run(_chained(lead, guard))
 
 
 async def _chained(lead: list[tuple[str, Message]], guard: FrameGuard) -> AsyncIterator[Message]:
@@ -89,7 +121,12 @@ def serve_stdio(service: MemoryService) -> None:
 
     async def run() -> None:
         with claimed_stdin() as wire_in, _claimed_stdout() as wire_out:
-            await serve_frames(service, partial(read_chunk, wire_in), partial(_write_fd, wire_out))
+            await serve_frames(
+                service,
+                partial(read_chunk, wire_in),
+                partial(_write_fd, wire_out),
+                partial(_write_fd_now, wire_out),
+            )
 
     logger.info("memtab mcp: serving over stdio (writes: %s)", service.writes)
     try:
@@ -121,13 +158,13 @@ def _claimed_stdout() -> Iterator[int]:
 async def _write_fd(fd: int, data: bytes) -> None:
     """`data` written whole to `fd`, on a worker thread (a slow reader never stalls the loop);
     a closed pipe ends the session as the client leaving does."""
-
-    def write_all() -> None:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-
     try:
-        await anyio.to_thread.run_sync(write_all)
+        await anyio.to_thread.run_sync(_write_fd_now, fd, data)
     except OSError as error:
         raise anyio.BrokenResourceError from error
+
+
+def _write_fd_now(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]

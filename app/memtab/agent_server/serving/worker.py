@@ -6,6 +6,7 @@ a twentieth of a warm search's."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import queue
 import threading
 from collections.abc import Callable
@@ -13,9 +14,12 @@ from typing import Any, TypeVar
 
 import anyio
 
+logger = logging.getLogger(__name__)
+
 T = TypeVar("T")
 
-_Call = tuple[asyncio.AbstractEventLoop, "asyncio.Future[Any]", Callable[..., Any], tuple[Any, ...]]
+_Loop = asyncio.AbstractEventLoop
+_Call = tuple[_Loop | None, "asyncio.Future[Any] | None", Callable[..., Any], tuple[Any, ...]]
 
 
 class SessionWorker:
@@ -31,23 +35,38 @@ class SessionWorker:
         caller is cancelled, as `to_thread.run_sync` does."""
         loop = asyncio.get_running_loop()
         outcome: asyncio.Future[T] = loop.create_future()
-        if self._thread is None:
-            self._thread = threading.Thread(
-                target=self._serve, name="memtab-mcp-session", daemon=True
-            )
-            self._thread.start()
+        self._started()
         self._calls.put((loop, outcome, function, args))
         with anyio.CancelScope(shield=True):
             value = await outcome
         return value
 
+    def submit(self, function: Callable[..., object], *args: Any) -> None:
+        """`function(*args)` on the worker, not waited for: it hands on its own outcome and must
+        not raise."""
+        self._started()
+        self._calls.put((None, None, function, args))
+
     def close(self) -> None:
         if self._thread is not None:
             self._calls.put(None)
 
+    def _started(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(
+                target=self._serve, name="memtab-mcp-session", daemon=True
+            )
+            self._thread.start()
+
     def _serve(self) -> None:
         while (call := self._calls.get()) is not None:
             loop, outcome, function, args = call
+            if loop is None or outcome is None:
+                try:
+                    function(*args)
+                except BaseException:  # the thread goes on serving the session's calls
+                    logger.exception("memtab mcp: a session's call failed on its worker")
+                continue
             try:
                 value, error = function(*args), None
             except BaseException as raised:  # the caller's to raise, as anyio's worker hands it on
