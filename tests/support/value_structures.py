@@ -222,3 +222,29 @@ SIXTH: tuple[Case, ...] = (
 """Written by v99 on 28 Nov 2026 (issue 94) for the readings of a product joined by a plus,
 a program's long flag and its config file's fence, and a bound read as a port — before they
 were read."""
+
+SEVENTH: tuple[Case, ...] = (
+    # A timeout of one named thing, in seconds or milliseconds, said as a noun or a verb.
+    Case("timeout", "- Requests to the geocoder time out after 3s.",
+         "- The geocoder client has an 8 second timeout.", C, SAME),
+    Case("timeout", "- The Stripe timeout is 10000 ms.", "- Stripe calls time out after 30 s.", C,
+         SAME),
+    Case("timeout", "- Requests to the geocoder time out after 3s.",
+         "- The geocoder client has a 3000 ms timeout.", N, SAME),
+    Case("timeout", "- Requests to the geocoder time out after 3s.",
+         "- Postgres `statement_timeout` is 30s.", N, SAME),
+    Case("timeout", "- Stripe calls time out after 10 s in staging.",
+         "- Stripe calls time out after 30 s in production.", N, SAME),
+    # A port of the service the project's name names, and of a service a command starts.
+    Case("named thing", "- The shop API listens on port 8000.",
+         "- Locally the API runs on port 8010.", C, SAME),
+    Case("named thing", "- The shop API listens on port 8000.",
+         "- The admin API runs on port 8010.", N, SAME),
+    Case("named thing", "- `make lab` opens JupyterLab on port 8888.",
+         "- JupyterLab listens on 8890.", C, SAME),
+    Case("named thing", "- `make lab` opens JupyterLab on port 8888.",
+         "- `make docs` opens MkDocs on port 8890.", N, SAME),
+)  # fmt: skip
+"""Written by x101 on 28 Nov 2026 (issue 94), in its own words, after reading the trust
+corpus's fresh2 and fresh3 misses, before the readings of a timeout, of a service the
+project's name names and of one a command starts."""

@@ -7,7 +7,7 @@ were not kept (docs/trust-quality.md)."""
 from __future__ import annotations
 
 from support import contradiction_voices
-from support.value_structures import CASES, FIFTH, FOURTH, SECOND, SIXTH, THIRD
+from support.value_structures import CASES, FIFTH, FOURTH, SECOND, SEVENTH, SIXTH, THIRD
 
 NOT_READ = {
     "```bash\nexport DATABASE_POOL_SIZE=10\n```",
@@ -35,5 +35,5 @@ setting's name in a code span as a label, an inventory's host variables, a unit'
 `Environment=`."""
 
 found, test_each_kind_s_contradictions_found_and_near_misses_not = contradiction_voices.each_kind(
-    CASES + SECOND + THIRD + FOURTH + FIFTH + SIXTH, NOT_READ
+    CASES + SECOND + THIRD + FOURTH + FIFTH + SIXTH + SEVENTH, NOT_READ
 )

@@ -74,6 +74,10 @@ _DASH_LABEL = re.compile(r"^([A-Za-z][\w.' -]{0,30}?[\w.'])\s[—–]\s(?=\S{0,6
 """A label and a dash before an address with a port: the label's colon."""
 _FOR_SERVICE = re.compile(r"\d\s++for\s++(?P<service>[\w .'-]{2,40})$")
 """What an address is for, after it ("I point my browser at localhost:4200 for the app")."""
+_LAUNCHED = re.compile(
+    r"^\s*+`[^`\n]++`\s++(?:opens|starts|launches|serves|runs|brings\s++up|spins\s++up)\s++"
+)
+"""A command that starts a service, opening a clause: the service is what it starts."""
 _PERSON = frozenset({"i", "we", "you", "i'm", "we're"})
 
 
@@ -115,6 +119,8 @@ def _port(clause: str, sentence: str) -> Port | None:
         return None
     value = numbers.pop()
     before = clause[: clause.find(value)]
+    if (command := _LAUNCHED.match(before)) is not None:
+        before = before[command.end() :]  # "`just lab` opens JupyterLab on…": JupyterLab's
     label, colon, after = before.rpartition(":")
     written = _subject(after if colon else before)
     if not written and colon:
@@ -170,11 +176,15 @@ def port_key(port: Port) -> str:
 def of_project(key: str, project: str) -> str:
     """A port's key (`port_key`) in a memory of `project` (its name): a service named by
     some of the project's name's words has the project's name as its other name ("the API"
-    in harbor-api's memory is harbor-api)."""
+    in harbor-api's memory is harbor-api), and one named by the project's name and more, the
+    rest ("the ledgerline API" in ledgerline's memory is its API)."""
     service, also, scope = key.split("|", 2)
     names = service_of(project.replace("-", " ").replace("_", " "))
-    if service and not also and set(service.split()) < names:
+    words = set(service.split())
+    if service and not also and words < names:
         also = " ".join(sorted(names))
+    elif service and not also and names and names < words:
+        also = " ".join(sorted(words - names))
     return "|".join((service, also, scope))
 
 
