@@ -235,6 +235,14 @@ SEVENTH: tuple[Case, ...] = (
          "- Postgres `statement_timeout` is 30s.", N, SAME),
     Case("timeout", "- Stripe calls time out after 10 s in staging.",
          "- Stripe calls time out after 30 s in production.", N, SAME),
+    # A setting assigned in a code span with spaces around its "=", its name a word that
+    # also means an example ("SAMPLE_…": the name, not the sentence, says "sample").
+    Case("spaced setting", "- `SAMPLE_RATE_HZ = 50`: the accelerometer is read at fifty hertz.",
+         "- `SAMPLE_RATE_HZ` is 100 so the vibration peaks show.", C, SAME),
+    Case("spaced setting", "- `SAMPLE_RATE_HZ = 50`: the accelerometer is read at fifty hertz.",
+         "- `SAMPLE_COUNT = 100`: enough for the vibration peaks.", N, SAME),
+    Case("spaced setting", "- `SAMPLE_RATE_HZ = 100`: enough for the vibration peaks.",
+         "- The sensor task sets `SAMPLE_RATE_HZ=100`.", N, SAME),
     # A port of the service the project's name names, and of a service a command starts.
     Case("named thing", "- The shop API listens on port 8000.",
          "- Locally the API runs on port 8010.", C, SAME),
@@ -246,5 +254,5 @@ SEVENTH: tuple[Case, ...] = (
          "- `make docs` opens MkDocs on port 8890.", N, SAME),
 )  # fmt: skip
 """Written by x101 on 28 Nov 2026 (issue 94), in its own words, after reading the trust
-corpus's fresh2 and fresh3 misses, before the readings of a timeout, of a service the
-project's name names and of one a command starts."""
+corpus's fresh2 and fresh3 misses, before the readings of a timeout, a setting's spaced `=`, a
+service the project's name names and one a command starts."""
