@@ -291,9 +291,16 @@ def _checkout(half: str, file: str) -> Path:
 
 
 def _has_target(checkout: Path, tool: str, target: str) -> bool:
+    """Whether the checkout defines `target` for `tool` (package.json's scripts, a Mix task
+    module, its Taskfile, Makefile or justfile)."""
     if tool == "npm run":
         scripts = json.loads((checkout / "package.json").read_text(encoding="utf-8"))["scripts"]
         return target in scripts
+    if tool == "mix":
+        return (checkout / "lib" / "mix" / "tasks" / f"{target}.ex").is_file()
+    if tool == "task":
+        taskfile = (checkout / "Taskfile.yml").read_text(encoding="utf-8")
+        return re.search(rf"^  {re.escape(target)}:", taskfile, re.MULTILINE) is not None
     recipe_file = checkout / ("Makefile" if tool == "make" else "justfile")
     recipes = recipe_file.read_text(encoding="utf-8")
     return re.search(rf"^{re.escape(target)}\b[^\n]*:", recipes, re.MULTILINE) is not None
@@ -330,3 +337,62 @@ def test_fresh3_checkouts_have_what_its_key_says_and_lack_what_it_says_is_missin
             "missing-program": missing_programs,
         }[item["kind"]]
         assert found, item["id"]
+
+
+def test_the_fresh4_half_seeds_what_its_brief_asks() -> None:
+    """`fresh4` (issue 94, a sixth home nobody tuned on): contradictions weighted heaviest,
+    mostly values structure proves, then always/never and tools, with near misses; each kind of
+    duplicate with its near misses (every contradiction one too); leaks of varied shapes beside
+    names, placeholders, examples and public URLs; check findings beside what the checkouts have."""
+    key = load_key("fresh4")
+
+    def kinds(section: str) -> Counter[str]:
+        return Counter(item["kind"] for item in key[section])
+
+    contradictions, duplicates = kinds("contradictions"), kinds("duplicates")
+    values = sum(contradictions.values()) - contradictions["always-never"] - contradictions["tool"]
+    assert values >= 20 and contradictions["always-never"] >= 5 and contradictions["tool"] >= 5
+    assert len(key["contradiction_near_misses"]) >= 15
+    kinds_seeded = ("copy", "frontmatter", "prose", "line", "reworded", "global-project")
+    assert min(duplicates[k] for k in kinds_seeded) >= 3 and duplicates["import"] >= 3
+    assert len(key["duplicates"]) >= 20
+    near = kinds("duplicate_near_misses")
+    assert near["opposite"] == contradictions["always-never"]
+    assert near["opposite"] + near["contradicting"] == len(key["contradictions"])
+    assert len(key["duplicate_near_misses"]) - len(key["contradictions"]) >= 15
+    assert len(key["leaks"]) >= 18 and len(key["leak_negatives"]) >= 10
+    assert len(key["check"]) >= 20 and len(key["check_negatives"]) >= 15
+    assert "fresh4" in HALVES and "28 Nov 2026" in key["provenance"]
+    assert len(key["recall"]) == 10
+
+
+def test_fresh4_checkouts_have_what_its_key_says_and_lack_what_it_says_is_missing() -> None:
+    """Every path and target the key names for a `fresh4` line is written in that line; those
+    of a line called existing are in the note's checkout, those of a check finding are not (a
+    renamed file's new name is), and a missing program is not among the installed ones."""
+    key = load_key("fresh4")
+    installed = set(key["layout"]["installed"])
+    for item in key["check_negatives"]:
+        checkout = _checkout("fresh4", item["at"]["file"])
+        named = item.get("paths", []) + item.get("targets", [])
+        assert (item["kind"] == "exists") == bool(named), item["id"]
+        for path in item.get("paths", []):
+            assert path.rsplit("/", 1)[-1] in item["at"]["text"], item["id"]
+            assert (checkout / path).exists(), (item["id"], path)
+        for tool, target in item.get("targets", []):
+            assert f"{tool} {target}" in item["at"]["text"], item["id"]
+            assert _has_target(checkout, tool, target), (item["id"], target)
+    for item in key["check"]:
+        checkout = _checkout("fresh4", item["at"]["file"])
+        missing = item.get("paths", []) + item.get("targets", []) + item.get("programs", [])
+        assert missing, item["id"]
+        for path in item.get("paths", []):
+            assert path in item["at"]["text"], item["id"]
+            assert not (checkout / path).exists(), (item["id"], path)
+        if item["kind"] == "renamed":
+            assert (checkout / item["now"]).is_file(), item["id"]
+        for tool, target in item.get("targets", []):
+            assert f"{tool} {target}" in item["at"]["text"], item["id"]
+            assert not _has_target(checkout, tool, target), (item["id"], target)
+        for program in item.get("programs", []):
+            assert f"`{program}" in item["at"]["text"] and program not in installed, item["id"]

@@ -1,0 +1,3 @@
+package net.crossings.booking
+
+// select ... for update on the sailing row before inserting a booking

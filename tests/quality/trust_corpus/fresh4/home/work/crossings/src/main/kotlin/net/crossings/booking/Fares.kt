@@ -1,0 +1,3 @@
+package net.crossings.booking
+
+// fare table lookup by route and season

@@ -1,0 +1,3 @@
+package net.crossings.db
+
+// HikariDataSource + DSL.using(dataSource, SQLDialect.POSTGRES)

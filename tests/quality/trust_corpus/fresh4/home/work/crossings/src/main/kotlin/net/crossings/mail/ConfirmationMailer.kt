@@ -1,0 +1,3 @@
+package net.crossings.mail
+
+// sends the booking confirmation once per booking id

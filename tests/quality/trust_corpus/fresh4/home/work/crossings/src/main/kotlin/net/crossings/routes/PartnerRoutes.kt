@@ -1,0 +1,3 @@
+package net.crossings.routes
+
+// partner API, rate limited per key

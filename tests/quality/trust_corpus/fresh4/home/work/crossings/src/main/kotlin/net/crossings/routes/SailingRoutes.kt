@@ -1,0 +1,3 @@
+package net.crossings.routes
+
+// GET /api/v1/sailings?from=&to=&date=

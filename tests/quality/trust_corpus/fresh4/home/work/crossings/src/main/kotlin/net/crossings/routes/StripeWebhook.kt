@@ -1,0 +1,3 @@
+package net.crossings.routes
+
+// POST /webhooks/stripe

@@ -1,0 +1,1 @@
+create table booking (id bigserial primary key, sailing_id bigint references sailing(id), seats int not null);

@@ -1,0 +1,3 @@
+package net.crossings
+
+// uses one Testcontainers Postgres per run

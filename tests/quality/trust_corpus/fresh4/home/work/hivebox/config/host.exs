@@ -1,0 +1,3 @@
+import Config
+
+config :hivebox, sample_interval: :timer.seconds(5)

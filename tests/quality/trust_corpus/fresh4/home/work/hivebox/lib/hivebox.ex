@@ -1,0 +1,3 @@
+defmodule Hivebox do
+  @moduledoc "Beehive scale firmware."
+end

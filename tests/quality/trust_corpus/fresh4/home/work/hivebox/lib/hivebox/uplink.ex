@@ -1,0 +1,4 @@
+defmodule Hivebox.Uplink do
+  # batches readings, posts them with Finch, keeps 48 h offline in /data
+  use GenServer
+end

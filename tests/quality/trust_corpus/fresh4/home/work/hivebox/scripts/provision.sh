@@ -1,0 +1,3 @@
+#!/bin/sh
+# writes the hive id and uplink token into the device's /data/hivebox.json
+set -eu

@@ -1,0 +1,3 @@
+defmodule Hivebox.ScaleTest do
+  use ExUnit.Case
+end

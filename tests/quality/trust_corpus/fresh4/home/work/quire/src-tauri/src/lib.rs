@@ -1,0 +1,3 @@
+mod commands;
+
+pub fn run() {}

@@ -1,0 +1,2 @@
+// highlights keyed by book id and CFI range
+export type Highlight = { bookId: string; cfi: string; note?: string };
