@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from memtab.check.documents import Document, seen_together
+from memtab.markdown import text_lines
 from memtab.sources.codex.summary import restates
 from memtab.store.text.near_duplicates import idf_weights, near_duplicate_pairs
 from memtab.trust.claims import Claim, contradict, sentence_claims
@@ -23,6 +24,7 @@ from memtab.trust.duplicates.statements import Statement, is_statement
 from memtab.trust.judging.questions import GLOBAL, Pair, shown
 from memtab.trust.memories import place_of
 from memtab.trust.polarity import Rule, rule_of
+from memtab.trust.reading.attached import structured
 from memtab.trust.records import MemoryPlace
 from memtab.trust.words import content_lines, sentence_stems, statements
 
@@ -68,6 +70,21 @@ def sentences_of(document: Document) -> tuple[Statement, ...]:
             if is_statement(sentence, stems):
                 found.append(Statement(line.number, sentence, stems))
     return tuple(found)
+
+
+def values_of(document: Document) -> tuple[Statement, ...]:
+    """The lines of a memory's tables and config fences that give a thing a value, each as it
+    is written, alike by the thing and value they give (a row's header and its cells, a key's
+    sections): what the contradictions net asks beside its sentences."""
+    if "|" not in document.text and "```" not in document.text and "~~~" not in document.text:
+        return ()
+    lines = text_lines(document.text)
+    found: dict[int, Statement] = {}
+    for number, attached in structured(document.text):
+        if number not in found and 0 < number <= len(lines):
+            stems = sentence_stems(f"{attached.thing} {attached.value}")
+            found[number] = Statement(number, lines[number - 1].strip(), stems)
+    return tuple(found.values())
 
 
 def candidates(
