@@ -7,8 +7,8 @@ value against every line of another (`MAX_PAIRS` a contradiction), a finding and
 session sees together: their sentences, their tables' and config fences' lines). A pair the
 model calls a `conflict` confirms it; `same` or `neither` dismisses that pair alone — moved
 to `dismissed` as the two lines asked — and the contradiction stays of the lines still
-standing; a pair not answered leaves it where the words put it. A pair of the net the model calls a conflict is a finding it judged
-(`ContradictionsEngine.contradiction_of` makes it).
+standing; a pair not answered leaves it where the words put it. A pair of the net the model
+calls a conflict is a finding it judged (`ContradictionsEngine.contradiction_of` makes it).
 """
 
 from __future__ import annotations
