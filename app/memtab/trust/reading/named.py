@@ -1,9 +1,8 @@
 """Values a sentence names in words, each of one thing (docs/formats.md §19.6): the
 language something is written in ("Commit messages in English"), the days something
 happens on ("Prod deploys happen only on Wednesdays"), the branch pull requests target
-("Open PRs against `main`"), a count of a thing ("we keep 10 releases for rollback"), the
-time of day something happens ("Standup is at 09:30", in its zone when said), and how long a
-thing waits before it times out ("Calls to the tax service time out after 5s").
+("Open PRs against `main`"), a count of a thing ("we keep 10 releases for rollback"), and
+the time of day something happens ("Standup is at 09:30", in its zone when said).
 
 Each is read a clause at a time, from a clause that states it plainly (none that says
 what was, what may be, holds only at times, or is negated), with what it is of: the
@@ -110,7 +109,6 @@ def named(sentence: str) -> list[Named]:
         if not clause.strip() or _HEDGE.search(clause) or _OTHER_SCRIPT.search(clause):
             continue
         found += _language(clause) + _days(clause) + _count(clause) + _time(clause)
-        found += _timeout(clause)
     return found
 
 
@@ -208,43 +206,6 @@ def _time(clause: str) -> list[Named]:
     key = " ".join([*sorted(of), *([zone.lower()] if zone else [])])
     value = f"{hour:02d}:{said.group('m') or '00'}" + (f" {zone}" if zone else "")
     return [Named("time", key, value, f"the time of {' '.join(sorted(of))}")]
-
-
-_DURATION = re.compile(
-    r"(?<![\w.:/-])(?P<n>\d++(?:\.\d++)?+)\s*+"
-    r"(?P<unit>ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|h|hours?)(?![\w-]|\.\w)",
-    re.IGNORECASE,
-)
-_MS_A_UNIT = {"ms": 1, "mi": 1, "s": 1000, "se": 1000, "m": 60_000, "h": 3_600_000}
-_WORD = re.compile(r"[\w'-]+")
-_TIMES_OUT = re.compile(r"\btime(?:s|d)?[ -]?outs?\b", re.IGNORECASE)
-_TIMEOUT_SAID = frozenset(
-    {"timeout", "call", "client", "request", "http", "servic", "set", "has", "limit", "hard",
-     "default"}
-)  # fmt: skip
-"""Stems of how a timeout is said, not whose it is ("calls to", "the client has")."""
-
-
-def _timeout(clause: str) -> list[Named]:
-    """How long a thing waits before it times out: the clause's one duration beside a timeout
-    ("The tax service client has a 15s timeout"), of what the rest names ("tax service"), in
-    its place; in seconds, so "5000 ms" and "5 s" are one value."""
-    durations = list(_DURATION.finditer(clause))
-    if len(durations) != 1 or not _TIMES_OUT.search(clause) or _ABOUT.search(clause):
-        return []
-    said = durations[0]
-    if said.group("unit").lower() in ("m", "h") and ":" in clause:
-        return []  # "m" of a time of day's clause ("09:30 m…") is no minute
-    unit = said.group("unit").lower()
-    ms = float(said.group("n")) * _MS_A_UNIT[unit[:2] if unit[:2] in _MS_A_UNIT else unit[0]]
-    rest = _TIMES_OUT.sub(" ", clause.replace(said.group(0), " "))
-    of = _of(rest) - _TIMEOUT_SAID - SCOPE_STEMS
-    if not 1 <= len(of) <= 4:
-        return []
-    value = f"{ms / 1000:g} s"
-    key = f"{' '.join(sorted(of))}|{pack(scope_of(clause))}"
-    whose = [w for w in _WORD.findall(rest) if set(stems_of(w)) & of]
-    return [Named("timeout", key, value, f"the {' '.join(whose)} timeout")]
 
 
 def same_count(one: str, other: str) -> bool:

@@ -74,10 +74,6 @@ _DASH_LABEL = re.compile(r"^([A-Za-z][\w.' -]{0,30}?[\w.'])\s[—–]\s(?=\S{0,6
 """A label and a dash before an address with a port: the label's colon."""
 _FOR_SERVICE = re.compile(r"\d\s++for\s++(?P<service>[\w .'-]{2,40})$")
 """What an address is for, after it ("I point my browser at localhost:4200 for the app")."""
-_LAUNCHED = re.compile(
-    r"^\s*+`[^`\n]++`\s++(?:opens|starts|launches|serves|runs|brings\s++up|spins\s++up)\s++"
-)
-"""A command that starts a service, opening a clause: the service is what it starts."""
 _PERSON = frozenset({"i", "we", "you", "i'm", "we're"})
 
 
@@ -119,8 +115,6 @@ def _port(clause: str, sentence: str) -> Port | None:
         return None
     value = numbers.pop()
     before = clause[: clause.find(value)]
-    if (command := _LAUNCHED.match(before)) is not None:
-        before = before[command.end() :]  # "`just lab` opens JupyterLab on…": JupyterLab's
     label, colon, after = before.rpartition(":")
     written = _subject(after if colon else before)
     if not written and colon:
