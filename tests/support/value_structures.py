@@ -222,3 +222,38 @@ SIXTH: tuple[Case, ...] = (
 """Written by v99 on 28 Nov 2026 (issue 94) for the readings of a product joined by a plus,
 a program's long flag and its config file's fence, and a bound read as a port — before they
 were read."""
+
+SEVENTH: tuple[Case, ...] = (
+    # A timeout of one named thing, in seconds or milliseconds, said as a noun or a verb.
+    Case("timeout", "- Requests to the geocoder time out after 3s.",
+         "- The geocoder client has an 8 second timeout.", C, SAME),
+    Case("timeout", "- The Stripe timeout is 10000 ms.", "- Stripe calls time out after 30 s.", C,
+         SAME),
+    Case("timeout", "- Requests to the geocoder time out after 3s.",
+         "- The geocoder client has a 3000 ms timeout.", N, SAME),
+    Case("timeout", "- Requests to the geocoder time out after 3s.",
+         "- Postgres `statement_timeout` is 30s.", N, SAME),
+    Case("timeout", "- Stripe calls time out after 10 s in staging.",
+         "- Stripe calls time out after 30 s in production.", N, SAME),
+    # A setting assigned in a code span with spaces around its "=", its name a word that
+    # also means an example ("SAMPLE_…": the name, not the sentence, says "sample").
+    Case("spaced setting", "- `SAMPLE_RATE_HZ = 50`: the accelerometer is read at fifty hertz.",
+         "- `SAMPLE_RATE_HZ` is 100 so the vibration peaks show.", C, SAME),
+    Case("spaced setting", "- `SAMPLE_RATE_HZ = 50`: the accelerometer is read at fifty hertz.",
+         "- `SAMPLE_COUNT = 100`: enough for the vibration peaks.", N, SAME),
+    Case("spaced setting", "- `SAMPLE_RATE_HZ = 100`: enough for the vibration peaks.",
+         "- The sensor task sets `SAMPLE_RATE_HZ=100`.", N, SAME),
+    # A port of the service the project's name names, and of a service a command starts.
+    Case("named thing", "- The shop API listens on port 8000.",
+         "- Locally the API runs on port 8010.", C, SAME),
+    Case("named thing", "- The shop API listens on port 8000.",
+         "- The admin API runs on port 8010.", N, SAME),
+    Case("named thing", "- `make lab` opens JupyterLab on port 8888.",
+         "- JupyterLab listens on 8890.", C, SAME),
+    Case("named thing", "- `make lab` opens JupyterLab on port 8888.",
+         "- `make docs` opens MkDocs on port 8890.", N, SAME),
+)  # fmt: skip
+"""Written by x101 on 28 Nov 2026 (issue 94), in its own words, after reading the trust
+corpus's fresh2 and fresh3 misses, before the readings of a timeout, a setting's spaced `=`, a
+service the project's name names and one a command starts (the first and last taken out: none
+found on held-out or fresh4)."""

@@ -204,3 +204,27 @@ def test_the_command_asks_the_configured_model_unless_offline(
     out = capsys.readouterr().out
     assert "judged by judge-1.q4: judged" in out and " answered before" in out
     assert provider.calls == 1
+
+
+WORKER = "Worker settings:\n\n```yaml\nworker:\n  concurrency: 4\n  prefetch: 1\n```\n"
+
+
+def test_the_wider_net_asks_a_config_fence_s_line_as_written_beside_a_sentence(
+    tmp_path: Path,
+) -> None:
+    """A config fence's line gives its thing a value no sentence says: the net asks it, as
+    written, beside the sentence of another memory a session sees with it."""
+    home = Home(tmp_path / "home")
+    engine, report = _found(
+        home,
+        [
+            memory("project:api", "worker.md", f"# Worker\n\n{WORKER}"),
+            memory("project:api", "scaling.md", "# Scaling\n\n- Each worker runs 8 tasks.\n"),
+        ],
+    )
+    assert report.contradictions == () and report.candidates == ()
+    asked = [
+        {candidate.one.text, candidate.other.text}
+        for candidate in wider_contradictions(report, engine.compared)
+    ]
+    assert {"concurrency: 4", "Each worker runs 8 tasks."} in asked

@@ -19,6 +19,7 @@ from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport
 from memtab.trust.judging import asking
 from memtab.trust.judging.duplicates import judge_duplicates, wider_duplicates
+from memtab.trust.judging.net import candidates, sentences_of
 from support.memory_home import PROJECT, make_home
 from support.pair_models import PairsModel, by_words
 from support.seeded_memories import memory
@@ -112,6 +113,36 @@ def test_the_wider_net_asks_memories_seen_together_first_then_the_most_alike(
         (False, API_DEPLOY, WEB_DEPLOY),
     ]
     assert wider[2].similarity > wider[0].similarity
+
+
+BACKUPS = (
+    "Nightly backups of the orders database go to the cold bucket.",
+    "The orders database backups run nightly into the cold bucket.",
+    "Backups of the orders database land nightly in the cold bucket.",
+    "Nightly, the orders database is backed up to the cold bucket.",
+)
+CURATOR = "A reviewed record is never re-matched automatically."
+MATCHER = "Once a curator has looked at a record, the matcher leaves it alone."
+
+
+def test_the_wider_net_asks_each_statement_s_nearest_before_another_s_further_ones() -> None:
+    """Four rewordings of one topic make six pairs far more alike than a rewording of another
+    said in few common words: each statement's nearest partner comes before the topic's
+    further pairs, so a net of four holds the other rewording."""
+    documents = [
+        memory("global", f"backups-{n}.md", f"# Backups\n\n- {line}\n")
+        for n, line in enumerate(BACKUPS)
+    ]
+    documents += [
+        memory("global", "review.md", f"# Review\n\n- {CURATOR}\n"),
+        memory("global", "matching.md", f"# Matching\n\n- {MATCHER}\n"),
+    ]
+    read = [(d, sentences_of(d)) for d in documents]
+    every = candidates(read, apart=lambda one, other: False, most=100)
+    [weak] = [c for c in every if c.one.text in (CURATOR, MATCHER)]
+    assert len(every) == 7 and all(weak.similarity < c.similarity for c in every if c != weak)
+    net = candidates(read, apart=lambda one, other: False, most=4)
+    assert {CURATOR, MATCHER} in [{c.one.text, c.other.text} for c in net]
 
 
 SQUASH_NEVER = "Never squash-merge pull requests here."

@@ -7,7 +7,7 @@ were not kept (docs/trust-quality.md)."""
 from __future__ import annotations
 
 from support import contradiction_voices
-from support.value_structures import CASES, FIFTH, FOURTH, SECOND, SIXTH, THIRD
+from support.value_structures import CASES, FIFTH, FOURTH, SECOND, SEVENTH, SIXTH, THIRD
 
 NOT_READ = {
     "```bash\nexport DATABASE_POOL_SIZE=10\n```",
@@ -27,13 +27,18 @@ NOT_READ = {
     "- `restic_keep_daily`: 7",
     '```ini\n[Service]\nEnvironment="JELLYFIN_PORT=8096"\n```',
     "```ini\n[media]\nnas ansible_host=192.168.1.20 ansible_user=oskar\n```",
+    "- Requests to the geocoder time out after 3s.",
+    "- The Stripe timeout is 10000 ms.",
+    "- `make lab` opens JupyterLab on port 8888.",
 }
 """Each unread contradiction's first note: a fence of shell exports, a Dockerfile's `ENV`, a
 Makefile's `?=`, a program's constant, a compose file's port mappings and environment list, a
 table's host or path cell, a TOML inline table, a list of named mappings, an IP address, a
 setting's name in a code span as a label, an inventory's host variables, a unit's
-`Environment=`."""
+`Environment=`; a timeout in words ("time out after 3s", "a 15s timeout"), a service a
+command starts ("`make lab` opens JupyterLab on…"): read by x101, found none on held-out or
+fresh4, taken out."""
 
 found, test_each_kind_s_contradictions_found_and_near_misses_not = contradiction_voices.each_kind(
-    CASES + SECOND + THIRD + FOURTH + FIFTH + SIXTH, NOT_READ
+    CASES + SECOND + THIRD + FOURTH + FIFTH + SIXTH + SEVENTH, NOT_READ
 )

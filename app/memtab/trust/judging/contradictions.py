@@ -4,11 +4,11 @@
 A contradiction is asked as the lines that disagree, each as it is written: every line of one
 value against every line of another (`MAX_PAIRS` a contradiction), a finding and a candidate
 (`ContradictionsReport.candidates`) alike; then the wider net (`net.candidates`, memories a
-session sees together). A pair the model calls a `conflict` confirms it; `same` or `neither`
-dismisses that pair alone — moved to `dismissed` as the two lines asked — and the
-contradiction stays of the lines still standing; a pair not answered leaves it where the
-words put it. A pair of the net the model calls a conflict is a finding it judged
-(`ContradictionsEngine.contradiction_of` makes it).
+session sees together: their sentences, their tables' and config fences' lines). A pair the
+model calls a `conflict` confirms it; `same` or `neither` dismisses that pair alone — moved
+to `dismissed` as the two lines asked — and the contradiction stays of the lines still
+standing; a pair not answered leaves it where the words put it. A pair of the net the model
+calls a conflict is a finding it judged (`ContradictionsEngine.contradiction_of` makes it).
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from memtab.trust.judging.net import (
     claims_of,
     scope_words,
     sentences_of,
+    values_of,
 )
 from memtab.trust.judging.questions import Pair, shown
 from memtab.trust.records import MemoryPlace
@@ -56,7 +57,7 @@ def wider_contradictions(
         ]
     )
     return candidates(
-        ((d, sentences_of(d)) for d in documents),
+        ((d, sentences_of(d) + values_of(d)) for d in documents),
         apart=lambda one, other: (
             not seen_together(one.document, other.document) or together.side_by_side(one, other)
         ),

@@ -1,7 +1,8 @@
 """The wider net the model judges (issues 83, 94; docs/formats.md §19.5, §19.6): pairs of
 statements of two memories alike in any word few memories share, that no finding or candidate
 holds together, ranked by what makes a pair likely — memories a session sees together first
-(global beside a project's, one project's memories of two agents), then the most alike.
+(global beside a project's, one project's memories of two agents), then each statement's
+nearest partners before any statement's further ones, then the most alike.
 
 Code proposes, the model decides: nothing the offline readers think of a pair keeps it out
 (their readings of meaning are what the model is asked). Worked out only when a model is
@@ -14,6 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from memtab.check.documents import Document, seen_together
+from memtab.markdown import text_lines
 from memtab.sources.codex.summary import restates
 from memtab.store.text.near_duplicates import idf_weights, near_duplicate_pairs
 from memtab.trust.claims import Claim, contradict, sentence_claims
@@ -22,6 +24,7 @@ from memtab.trust.duplicates.statements import Statement, is_statement
 from memtab.trust.judging.questions import GLOBAL, Pair, shown
 from memtab.trust.memories import place_of
 from memtab.trust.polarity import Rule, rule_of
+from memtab.trust.reading.attached import structured
 from memtab.trust.records import MemoryPlace
 from memtab.trust.words import content_lines, sentence_stems, statements
 
@@ -69,6 +72,21 @@ def sentences_of(document: Document) -> tuple[Statement, ...]:
     return tuple(found)
 
 
+def values_of(document: Document) -> tuple[Statement, ...]:
+    """The lines of a memory's tables and config fences that give a thing a value, each as it
+    is written, alike by the thing and value they give (a row's header and its cells, a key's
+    sections): what the contradictions net asks beside its sentences."""
+    if "|" not in document.text and "```" not in document.text and "~~~" not in document.text:
+        return ()
+    lines = text_lines(document.text)
+    found: dict[int, Statement] = {}
+    for number, attached in structured(document.text):
+        if number not in found and 0 < number <= len(lines):
+            stems = sentence_stems(f"{attached.thing} {attached.value}")
+            found[number] = Statement(number, lines[number - 1].strip(), stems)
+    return tuple(found.values())
+
+
 def candidates(
     said: Iterable[tuple[Document, Sequence[Statement]]],
     *,
@@ -104,8 +122,23 @@ def candidates(
         seen.add(texts)
         together = seen_together(first, second)
         listed.append(Candidate(round(similarity, 3), one, other, together))
-    listed.sort(key=lambda candidate: not candidate.together)  # stable: most alike first
-    return listed[:most]
+    return _likeliest(listed, most)
+
+
+def _likeliest(listed: Sequence[Candidate], most: int) -> list[Candidate]:
+    """The `most` likeliest of `listed` (most alike first): memories a session sees together
+    first, then each statement's closest partners before any statement's further ones — a
+    statement's likely match is its nearest, however alike the statements of another topic
+    are among themselves (their many pairs would fill the net)."""
+    nearness: dict[tuple[str, int], int] = {}
+    ranks: list[int] = []
+    for candidate in listed:
+        sides = [(side.document.key, side.line) for side in (candidate.one, candidate.other)]
+        ranks.append(min(nearness.get(side, 0) for side in sides))
+        for side in sides:
+            nearness[side] = nearness.get(side, 0) + 1
+    order = sorted(range(len(listed)), key=lambda i: (not listed[i].together, ranks[i]))
+    return [listed[i] for i in order[:most]]
 
 
 class Together:

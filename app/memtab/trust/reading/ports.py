@@ -170,11 +170,15 @@ def port_key(port: Port) -> str:
 def of_project(key: str, project: str) -> str:
     """A port's key (`port_key`) in a memory of `project` (its name): a service named by
     some of the project's name's words has the project's name as its other name ("the API"
-    in harbor-api's memory is harbor-api)."""
+    in harbor-api's memory is harbor-api), and one named by the project's name and more, the
+    rest ("the ledgerline API" in ledgerline's memory is its API)."""
     service, also, scope = key.split("|", 2)
     names = service_of(project.replace("-", " ").replace("_", " "))
-    if service and not also and set(service.split()) < names:
+    words = set(service.split())
+    if service and not also and words < names:
         also = " ".join(sorted(names))
+    elif service and not also and names and names < words:
+        also = " ".join(sorted(words - names))
     return "|".join((service, also, scope))
 
 

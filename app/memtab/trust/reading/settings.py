@@ -1,7 +1,7 @@
 """The value a sentence gives a setting in code: `MAX_WORKERS=8` (docs/formats.md §19.6).
 
-A setting is an upper-case name and its value in a code span (or a config file's, a
-number or a flag: "`max_connections = 200`", "`replicas: 3`"; or a name in a code span
+A setting is an upper-case name and its value in a code span (`X=8`, `X = 8`; or a config
+file's, a number or a flag: "`max_connections = 200`", "`replicas: 3`"; or a name in a code span
 given a number after it: "set `WEB_CONCURRENCY` to 4"; a program's long flag given a
 number is that program's setting: "Gunicorn runs with `--workers 5`"), the
 only value of that name in its clause; never a secret (a token, a key, a password) nor
@@ -29,7 +29,7 @@ from memtab.trust.reading.scopes import (
 )
 from memtab.trust.words import stems_of
 
-_SETTING = re.compile(r"`\s*+(?P<key>[A-Z][A-Z0-9_]++)=(?P<value>[^\s`'\";,&|]++)\s*+`")
+_SETTING = re.compile(r"`\s*+(?P<key>[A-Z][A-Z0-9_]++)\s*+=\s*+(?P<value>[^\s`'\";,&|]++)\s*+`")
 _WHERE_IT_RUNS = re.compile(
     r"(?:^|_)(?:ENV|ENVIRONMENT|DEBUG|LOG|LEVEL|MODE|PATH|HOME|DIR|TOKEN|KEY|SECRET|PASSWORD|"
     r"PASS|PWD|AUTH|CREDENTIALS?|URL|URI|DSN|HOST|USER|NAME|ID)(?:_|$)"
