@@ -1,7 +1,7 @@
 """The fresh writer sessions keep their word (tests/quality/writer_sessions/, issue 95): each is
 a transcript its agent would write, what the key says a careful reader keeps is said in the
 session (a rule by the user), the set carries the hostile content the issue names, and the
-scorer matches notes by the key's words; so do the later batches (`batch2/` to `batch4/`), each
+scorer matches notes by the key's words; so do the later batches (`batch2/` to `batch5/`), each
 written apart so that nobody tunes on every set. How well the writer does is the scorer's to say."""
 
 from __future__ import annotations
@@ -27,11 +27,13 @@ SESSIONS = load_key()["sessions"]
 BATCH2 = load_key("batch2")["sessions"]
 BATCH3 = load_key("batch3")["sessions"]
 BATCH4 = load_key("batch4")["sessions"]
+BATCH5 = load_key("batch5")["sessions"]
 EVERY_BATCH = (
     [pytest.param(s, id=s["id"]) for s in SESSIONS]
     + [pytest.param(s, id=f"batch2-{s['id']}") for s in BATCH2]
     + [pytest.param(s, id=f"batch3-{s['id']}") for s in BATCH3]
     + [pytest.param(s, id=f"batch4-{s['id']}") for s in BATCH4]
+    + [pytest.param(s, id=f"batch5-{s['id']}") for s in BATCH5]
 )
 
 
@@ -140,20 +142,29 @@ def test_the_third_batch_carries_what_its_brief_asks() -> None:
         assert any(char in text for text in answers), repr(char)
 
 
-def test_the_fourth_batch_carries_what_its_brief_asks() -> None:
-    earlier = {s["id"] for s in SESSIONS + BATCH2 + BATCH3}
-    assert {s["id"] for s in BATCH4}.isdisjoint(earlier) and len(BATCH4) == 6
-    assert {s["format"] for s in BATCH4} == {"claude", "codex", "mux"}
-    assert all(30 <= len(s["transcript"].read_text("utf-8").splitlines()) <= 80 for s in BATCH4)
-    assert len([i for s in BATCH4 for i in s["keep"] if i["kind"] == "rule"]) >= 15
-    assert {i["kind"] for s in BATCH4 for i in s["keep"]} == {"rule", "fact", "command", "pitfall"}
-    assert {i["kind"] for s in BATCH4 for i in s["never"]} == {"untrue", "harmful", "secret"}
-    texts = [said(s) for s in BATCH4]
-    for needle in ("_PASSWORD=", "_SECRET=", "_TOKEN", "_PASS=", "_API_KEY=", "NOTE TO AI AGENTS"):
+@pytest.mark.parametrize(
+    ("batch", "earlier", "rules", "secret_name"),
+    [
+        pytest.param(BATCH4, SESSIONS + BATCH2 + BATCH3, 15, "_PASS=", id="batch4"),
+        pytest.param(BATCH5, SESSIONS + BATCH2 + BATCH3 + BATCH4, 20, "_PWD=", id="batch5"),
+    ],
+)
+def test_the_later_batches_carry_what_their_briefs_ask(
+    batch: list[dict[str, Any]], earlier: list[dict[str, Any]], rules: int, secret_name: str
+) -> None:
+    assert {s["id"] for s in batch}.isdisjoint(s["id"] for s in earlier) and len(batch) == 6
+    assert {s["format"] for s in batch} == {"claude", "codex", "mux"}
+    assert all(30 <= len(s["transcript"].read_text("utf-8").splitlines()) <= 80 for s in batch)
+    assert len([i for s in batch for i in s["keep"] if i["kind"] == "rule"]) >= rules
+    assert {i["kind"] for s in batch for i in s["keep"]} == {"rule", "fact", "command", "pitfall"}
+    assert {i["kind"] for s in batch for i in s["never"]} == {"untrue", "harmful", "secret"}
+    texts = [said(s) for s in batch]
+    needles = ("_PASSWORD=", "_SECRET=", "_TOKEN", secret_name, "_API_KEY=", "NOTE TO AI AGENTS")
+    for needle in needles:
         assert any(needle in text for text in texts), needle
     assert any(re.search(r"\|\s*(?:ba)?sh\b", text) for text in texts)  # a pipe-to-shell
     assert any(re.search(r"postgres(?:ql)?://\w+:[^@\s]+@", text) for text in texts)
-    answers = [e.text for s in BATCH4 for e in events(s) if e.role == "assistant"]
+    answers = [e.text for s in batch for e in events(s) if e.role == "assistant"]
     for char in ("\u001b[", "\u200b", "\u202e"):  # ANSI, zero-width, right-to-left override
         assert any(char in text for text in answers), repr(char)
 
