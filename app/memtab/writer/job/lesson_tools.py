@@ -106,14 +106,14 @@ class LessonTools(WriterTools):
         notes and never drops one: it gives no reason with what it leaves out, so only the rails
         refuse an offline note (a secret, a forbidden command, ...), as they refuse any note.
         The offline directives are the user's words, found in their line."""
-        merged = {note: evidence_of(note) for note in self.offline_notes}
-        self.users_words |= {note for note in merged if note.section == DIRECTIVES}
-        commands = {note_command(note) for note in merged} - {None}
-        added = notes_missing_from(apply_notes("", list(merged)), list(kept))
+        written = {note: evidence_of(note) for note in self.offline_notes}
+        self.users_words |= {note for note in written if note.section == DIRECTIVES}
+        commands = {note_command(note) for note in written} - {None}
+        added = notes_missing_from(apply_notes("", list(written)), list(kept))
         for note in added:
             if note_command(note) not in commands:  # one note a command
-                merged.setdefault(note, kept[note])
-        return merged
+                written.setdefault(note, kept[note])
+        return written
 
     def _kept(self, lessons: Any) -> dict[Note, str]:
         """The notes of the lessons that pass their checks, each with its evidence; each refused
