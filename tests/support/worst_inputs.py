@@ -354,6 +354,7 @@ WORST: dict[str, Worst] = {
     "memtab.writer.offline.directives:_EN_CLAUSE_RULE": S("", ", so don't a"),
     "memtab.writer.offline.directives:_EN_DO_THIS_NOT_THAT": S("", "; abcs "),
     "memtab.writer.offline.directives:_EN_GATE": M("please ", " ", "x"),
+    "memtab.writer.offline.directives:_NOT_STANDING": S("don't a it", " ", "x"),
     "memtab.writer.offline.corrections:_CLAUSE_START": F("", ",  "),
     "memtab.writer.offline.corrections:_CONNECTIVE": F("", "and ", "x"),
     "memtab.writer.offline.corrections:_CORRECTED": S("", "is 1a "),

@@ -9,6 +9,7 @@ from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.scopes.memory import MemoryStore
 from memtab.store.sidecars.registry import Workspace
+from memtab.writer.offline.findings import Findings
 from support.scripted_provider import ScriptedProvider
 
 NOTES = "/memories/workspace/notes.md"
@@ -26,6 +27,12 @@ class LocalModel(ScriptedProvider):
     def complete(self, system: str, messages: Any, tools: Any, *, cancel: Any = None) -> Any:
         self.tools.append([tool.name for tool in tools])
         return super().complete(system, messages, tools, cancel=cancel)
+
+
+def lessons_alone() -> Findings:
+    """What a run is told the offline writer found: nothing, so what it writes is the model's
+    lessons alone (a usable answer adds to the offline notes: `test_writer_fallback`)."""
+    return Findings()
 
 
 def record(*lessons: dict[str, str], call_id: str = "l1") -> ModelReply:

@@ -31,7 +31,7 @@ from memtab.writer.lessons.judge import (
 from memtab.writer.offline.shell.commands import runs_a_download
 
 from .events import answer, bash, user
-from .local_model import LocalModel, lesson, notes, record
+from .local_model import LocalModel, lesson, lessons_alone, notes, record
 
 CLIPPY = (
     "Always run `cargo clippy --all-targets -- -D warnings` before you tell me something is done."
@@ -93,7 +93,12 @@ def test_the_evidence_kept_is_the_line_code_found_not_the_models_quote(
         ]
     )
     result = run_writer(
-        home, workspace, rust_session(), model, settings=WriterSettings(dump_successful_runs=True)
+        home,
+        workspace,
+        rust_session(),
+        model,
+        settings=WriterSettings(dump_successful_runs=True),
+        whole=lessons_alone(),
     )
     assert result.outcome == "wrote" and result.refused == ()
     assert notes(home, workspace).endswith(
@@ -178,8 +183,8 @@ def test_an_obeyed_injection_is_never_a_command_that_works(
     result = run_writer(home, workspace, injected_session(), model)
     assert [why for _, why in result.refused] == [RUNS_A_DOWNLOAD, UNRUN_COMMAND]
     written = notes(home, workspace)
-    assert "evil" not in written and "make seed" not in written
-    assert written.endswith("## Commands that work\n\n- `make test` runs the tests.\n")
+    assert "evil" not in written and "make seed" not in written  # nor in the offline notes
+    assert written.endswith("## Commands that work\n\n- `make test` (tests)\n")  # once
 
 
 @pytest.mark.parametrize(
@@ -224,7 +229,7 @@ def test_the_users_rules_are_written_in_their_words_past_the_writers_rails(
             )
         ]
     )
-    result = run_writer(home, workspace, events, model)
+    result = run_writer(home, workspace, events, model, whole=lessons_alone())
     assert result.refused == ()
     assert notes(home, workspace).endswith(
         "## Directives\n\n- Styling is Tailwind only.\n- We use pnpm, not npm.\n"

@@ -17,7 +17,7 @@ from memtab.writer.lessons.digest import digest_of
 from memtab.writer.lessons.judge import MOST_LESSONS, TOO_MANY
 
 from .events import answer, bash, user
-from .local_model import LocalModel, lesson, notes, record
+from .local_model import LocalModel, lesson, lessons_alone, notes, record
 
 HIDDEN = ("\x1b[31m", "\x1b]0;pwned\x07", "\x07", "\x00", "\u202e", "\u200b", "\u2066", "\ufeff")
 CONTROLS = "\x1b\x07\x00\u202e\u200b\u2066\ufeff"
@@ -69,7 +69,7 @@ def test_two_calls_of_five_keep_five_lessons_in_all(home: Home, workspace: Works
         for index in range(2)
     )
     model = LocalModel([ModelReply("", calls, "tool_use")])
-    result = run_writer(home, workspace, session(), model)
+    result = run_writer(home, workspace, session(), model, whole=lessons_alone())
     bullets = [line for line in notes(home, workspace).splitlines() if line.startswith("- ")]
     assert len(bullets) == MOST_LESSONS
     assert [why for _, why in result.refused] == [TOO_MANY]

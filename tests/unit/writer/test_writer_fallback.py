@@ -25,12 +25,13 @@ from memtab.writer.job.offline_provider import OfflineWriterProvider
 from memtab.writer.job.providers import bind_to_run
 from memtab.writer.job.rules_task import KNOWN_RULES
 from memtab.writer.job.run import run_writer
+from memtab.writer.prompts import lessons_prompt
 from support.logfail import ExpectLog
 
 from .events import answer, bash, calls, shell, user
 from .helpers import PROJECT, WORKSPACE_ID
 from .local_model import notes
-from .test_writer_pacing import MODEL, NOW_MS, SERVER, SLOW, LocalServerModel, clock
+from .test_writer_pacing import FAST, MODEL, NOW_MS, SERVER, SLOW, LocalServerModel, clock
 from .test_writer_standing_rules import numbered
 
 NOT_USABLE = "the model's answer was not usable ({why}); the offline notes were written"
@@ -57,6 +58,10 @@ def offline_notes(tmp_path: Path) -> str:
     provider = bind_to_run(OfflineWriterProvider(), home, workspace, events.budget, settings)
     assert run_writer(home, workspace, events, provider, settings=settings).outcome == "wrote"
     return notes(home, workspace)
+
+
+def bullets(text: str) -> list[str]:
+    return [line for line in text.split("\n") if line.startswith("- ")]
 
 
 def keep(*numbers: int) -> ModelReply:
@@ -128,10 +133,53 @@ def test_a_model_passing_its_controls_judges_and_nothing_falls_back(
 ) -> None:
     written, result = run(home, workspace, Judging([]))
     assert "- Always use pnpm, never npm." in written and "- Styling is Tailwind only." in written
-    assert "`pnpm test`" not in written  # a proposal it dropped stays dropped
-    assert written != offline_notes(tmp_path)
+    assert "`pnpm test`" in written  # a proposal it left out is written still
+    offline = bullets(offline_notes(tmp_path))
+    assert [line for line in bullets(written) if line not in offline] == [
+        "- Styling is Tailwind only."  # what the answer adds
+    ]
     assert result.fallback is None and "not usable" not in (result.plan or "")  # type: ignore[attr-defined]
     assert "fallback" not in result.to_json()  # type: ignore[attr-defined]
+
+
+def nothing_useful() -> ModelReply:
+    return ModelReply("", (ToolCall("n", "no_new_memories", {}),), "tool_use")
+
+
+def refused_lessons() -> ModelReply:
+    unsaid = {"kind": "fact", "lesson": "The app is a Flask app in app.py.", "evidence": "Flask"}
+    return ModelReply("", (ToolCall("l", "record_lessons", {"lessons": [unsaid]}),), "tool_use")
+
+
+def one_lesson() -> ModelReply:
+    said = {"kind": "fact", "lesson": "Styling is Tailwind only.", "evidence": "Tailwind only"}
+    return ModelReply("", (ToolCall("l", "record_lessons", {"lessons": [said]}),), "tool_use")
+
+
+@pytest.mark.parametrize(
+    ("reply", "added"),
+    [
+        (nothing_useful(), []),
+        (refused_lessons(), []),
+        (one_lesson(), ["- Styling is Tailwind only."]),
+    ],
+)
+def test_a_usable_lessons_answer_adds_to_the_offline_notes_and_drops_none(
+    home: Home, workspace: Workspace, tmp_path: Path, reply: ModelReply, added: list[str]
+) -> None:
+    """A server fast enough for the lessons task, answering it with nothing, with only lessons
+    the checks refuse, or with one lesson: every offline note is written, the user's stated rule
+    in their words among them (a 1.5B model's usable answer recorded nothing)."""
+    remember_speed(SERVER, MODEL, FAST, at_ms=NOW_MS)
+    model = LocalServerModel([reply])
+    result = run_writer(home, workspace, session(), model, settings=WriterSettings(), clock=clock)
+    assert model.systems == [lessons_prompt()]
+    written = notes(home, workspace)
+    offline = bullets(offline_notes(tmp_path))
+    assert "- Always use pnpm, never npm." in offline and "- Always use pnpm, never npm." in written
+    assert [line for line in offline if line not in bullets(written)] == []  # none dropped
+    assert [line for line in bullets(written) if line not in offline] == added
+    assert result.outcome == "wrote" and result.fallback is None
 
 
 @pytest.mark.expect_log("memtab.writer.job.run", "WARNING", r"Memory writer failed: cancelled")

@@ -39,7 +39,7 @@ from memtab.writer.prompts import lessons_prompt
 from support.scripted_provider import ScriptedProvider
 
 from .events import answer, bash, calls, shell, user
-from .local_model import NOTES, LocalModel, lesson, notes, record
+from .local_model import NOTES, LocalModel, lesson, lessons_alone, notes, record
 
 
 def session() -> list[TranscriptEvent]:
@@ -119,7 +119,7 @@ def test_a_local_model_is_given_the_digest_and_its_kept_lessons_are_written(
         ]
     )
     settings = WriterSettings(dump_successful_runs=True)
-    result = run_writer(home, workspace, session(), model, settings=settings)
+    result = run_writer(home, workspace, session(), model, settings=settings, whole=lessons_alone())
     assert result.outcome == "wrote"
     assert notes(home, workspace).split("# Workspace notes\n", 1)[1] == (
         "\n## Directives\n\n- Always use bun, never npm.\n"
@@ -160,7 +160,7 @@ def test_a_lesson_the_file_already_says_is_not_written_twice(
             )
         ]
     )
-    result = run_writer(home, workspace, session(), model)
+    result = run_writer(home, workspace, session(), model, whole=lessons_alone())
     assert result.outcome == "wrote"
     assert notes(home, workspace) == (
         "# Notes\n\n## Findings\n\n- The entry point is src/main.ts.\n"
@@ -173,7 +173,7 @@ def test_lessons_all_refused_end_the_run_with_nothing_written_each_named(
 ) -> None:
     many = [lesson("fact", f"File src/f{n}.ts holds {n}.", f"src/f{n}.ts") for n in range(6)]
     model = LocalModel([record(*many)])
-    result = run_writer(home, workspace, session(), model)
+    result = run_writer(home, workspace, session(), model, whole=lessons_alone())
     assert (result.outcome, result.after) == ("no_new_memories", "")
     assert [why for _, why in result.refused] == [NO_EVIDENCE] * 5 + [TOO_MANY]
     assert model.calls == 1
@@ -193,7 +193,7 @@ def test_a_lesson_holding_a_secret_passes_the_writers_rails_still(
             )
         ]
     )
-    result = run_writer(home, workspace, events, model)
+    result = run_writer(home, workspace, events, model, whole=lessons_alone())
     assert result.outcome == "no_new_memories"
     assert secret not in json.dumps(result.to_json())
     assert result.refused[0][1] == HOLDS_A_SECRET
@@ -217,7 +217,7 @@ def test_a_lesson_the_writers_rails_refuse_leaves_no_file_behind(
     model = LocalModel(
         [record(lesson("fact", "I moved the entry point to src/main.ts.", "I moved the entry"))]
     )
-    result = run_writer(home, workspace, events, model)
+    result = run_writer(home, workspace, events, model, whole=lessons_alone())
     assert (result.outcome, result.after) == ("no_new_memories", "")
     assert result.refused == (("- I moved the entry point to src/main.ts.", IN_THE_FIRST_PERSON),)
     with pytest.raises(NotFoundError):
@@ -232,7 +232,7 @@ def test_a_lesson_worded_as_the_prompts_example_is_no_copy_of_the_instructions(
     model = LocalModel(
         [record(lesson("command", "`bun test` runs the test suite.", "`bun test`: worked"))]
     )
-    result = run_writer(home, workspace, session(), model)
+    result = run_writer(home, workspace, session(), model, whole=lessons_alone())
     assert (result.outcome, result.refused) == ("wrote", ())
     assert notes(home, workspace).endswith(
         "## Commands that work\n\n- `bun test` runs the test suite.\n"

@@ -181,7 +181,7 @@ def test_a_fast_server_or_one_of_unknown_speed_is_given_the_lessons_task(
     model = LocalServerModel([ModelReply("", (ToolCall("n", "no_new_memories", {}),))])
     result = run_writer(home, workspace, session(), model, settings=WriterSettings(), clock=clock)
     assert model.systems == [lessons_prompt()] and result.plan is None
-    assert result.outcome == "no_new_memories"
+    assert result.outcome == "wrote"  # the offline notes: no new memories of the model's
     assert LESSONS_REPLY_TOKENS / (FAST.output_per_s / BUSY_SLOWDOWN) < 270
     # a server of unknown speed: nothing can be sized, the lessons task as before
     unknown = LocalServerModel(
@@ -189,7 +189,7 @@ def test_a_fast_server_or_one_of_unknown_speed_is_given_the_lessons_task(
     )
     result = run_writer(home, workspace, session(), unknown, settings=WriterSettings(), clock=clock)
     assert unknown.systems == [lessons_prompt()] and unknown.caps == [2048]
-    assert result.outcome == "no_new_memories" and result.plan is None
+    assert result.outcome == "no_new_memories" and result.plan is None  # the file says them
 
 
 def test_a_command_the_user_forbade_is_never_proposed() -> None:

@@ -38,12 +38,15 @@ TARGET_RUNS = [fixture.name for fixture in WRITER_FIXTURES[:5]]
 # user whose memory it is: true? useful to the next agent here?
 KEPT_BY = {
     "1.5b": {
-        # true (`bun test` ran and passed), useful: the command that runs the suite here
-        "claude-mem-session": ["- `bun test` runs the suite now."],
+        # true (`bun test` ran and passed), useful: the command that runs the suite here (the
+        # offline writer's note; the model's own for the same command is not written twice)
+        "claude-mem-session": ["- `bun test` (tests)"],
         # true (the agent's answer), useful: where to start reading
         "mux-replay-session": ["- The entry point lives in src/main.ts."],
     },
     "0.5b": {
+        # the offline writer's note: the model's answer kept nothing, and drops none
+        "claude-mem-session": ["- `bun test` (tests)"],
         # true (the agent's answer), useful: where to start reading
         "mux-replay-session": ["- The entry point lives in src/main.ts."],
     },

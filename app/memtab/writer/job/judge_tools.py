@@ -1,7 +1,7 @@
 """The writer's tool for the judging task (docs/formats.md §10.2, "Time"): code proposes notes
 (the offline writer's, each drawn from the conversation), the model keeps some by number with
-`keep_notes` (a rule the user stated is kept whatever it picks), and the kept ones are written
-through the rails as the lessons task's are. An
+`keep_notes`, and they are written through the rails as the lessons task's are: beside every
+offline note, for a number left out drops none (`LessonTools._with_offline_notes`). An
 answer failing its controls (`rules_task`) is not used at all: the offline writer's notes are
 written instead."""
 
@@ -72,7 +72,7 @@ class JudgeTools(LessonTools):
         verdict = self._verdict(numbers)
         if verdict is not None and not verdict.passed:
             return self.write_offline_notes(call.id, f"controls failed: {verdict.why}")
-        kept = {**self._chosen(numbers), **self._stated_rules(), **self._rules(verdict)}
+        kept = {**self._chosen(numbers), **self._rules(verdict)}
         if not kept:  # none worth keeping: the model's answer, as no_new_memories is
             return super().execute(ToolCall(id=call.id, name=NO_NEW_MEMORIES, arguments={}))
         return self._write_kept(call.id, kept)
@@ -98,13 +98,6 @@ class JudgeTools(LessonTools):
             more = f" (and {len(strays) - 1} more)" if len(strays) > 1 else ""
             self.refuse(f"{strays[0]}{more}", NOT_PROPOSED)
         return chosen
-
-    def _stated_rules(self) -> dict[Note, str]:
-        """The proposed directives, kept whatever the model picked: each is a rule the user
-        stated, in their words, found in their line by code (a small model drops them)."""
-        stated = {note: evidence_of(note) for note in self.proposed if note.section == DIRECTIVES}
-        self.users_words |= stated.keys()
-        return stated
 
     def _verdict(self, numbers: Any) -> RulesVerdict | None:
         """What the answer says of the user's sentences, and whether it passed its controls

@@ -1,8 +1,9 @@
 """The writer's tools for the lessons task (docs/formats.md §10.2): `record_lessons` judged in
 code (`writer.lessons.judge`) and the kept lessons written under the notes' headings, at most
 `MOST_LESSONS` a run whatever path they come by, each with the line of the conversation it
-restates; and `no_new_memories`. When the model's answer is not usable, the offline writer's
-notes for the same events are written instead, through the same rails."""
+restates; and `no_new_memories`. Whatever the model answers, the offline writer's notes for
+the same events are written too, through the same rails: a usable answer adds to them, one
+not usable is replaced by them."""
 
 from __future__ import annotations
 
@@ -15,7 +16,13 @@ from memtab.store.scopes.memory import MemoryStore, MemoryStoreError
 from memtab.writer.job.rails import UNSTATED_RULE
 from memtab.writer.lessons.digest import Digest
 from memtab.writer.lessons.judge import MOST_LESSONS, NOT_A_LESSON, TOO_MANY, Lesson, judge
-from memtab.writer.offline.notes import DIRECTIVES, Note, apply_notes, notes_missing_from
+from memtab.writer.offline.notes import (
+    DIRECTIVES,
+    Note,
+    apply_notes,
+    note_command,
+    notes_missing_from,
+)
 from memtab.writer.prompts import lessons_tool_specs
 from memtab.writer.tools import (
     NO_NEW_MEMORIES,
@@ -66,8 +73,10 @@ class LessonTools(WriterTools):
         return list(lessons_tool_specs())
 
     def execute(self, call: ToolCall) -> ToolOutcome:
-        if call.name == NO_NEW_MEMORIES:
-            return super().execute(call)
+        if call.name == NO_NEW_MEMORIES:  # the offline writer's notes stand still
+            if not self.offline_notes:
+                return super().execute(call)
+            return self._write_kept(call.id, {})
         if call.name != RECORD_LESSONS:
             return ToolOutcome(call.id, f"Unknown tool {call.name!r}", is_error=True)
         return self._write_kept(call.id, self._kept((call.arguments or {}).get("lessons")))
@@ -76,21 +85,35 @@ class LessonTools(WriterTools):
         """Write the offline writer's notes through the rails (its directives are the user's
         words), because the model's answer was not usable (`why`): a model's run never keeps
         less than the offline writer."""
-        kept = {note: evidence_of(note) for note in self.offline_notes}
-        self.users_words |= {note for note in kept if note.section == DIRECTIVES}
-        done = OFFLINE_WRITTEN if kept else OFFLINE_FOUND_NOTHING
+        done = OFFLINE_WRITTEN if self.offline_notes else OFFLINE_FOUND_NOTHING
         self.fell_back = f"{NOT_USABLE.format(why=why)}; {done}"
-        if not kept:
+        if not self.offline_notes:
             return super().execute(ToolCall(id=call_id, name=NO_NEW_MEMORIES, arguments={}))
-        return self._write_kept(call_id, kept)
+        return self._write_kept(call_id, {})
 
     def _write_kept(self, call_id: str, kept: dict[Note, str]) -> ToolOutcome:
-        """Write `kept` (each note with its evidence) through the rails, and tally the effect."""
-        outcome, effect = self._save_lessons(call_id, kept)
+        """Write `kept` (each note with its evidence) beside the offline writer's notes
+        (`_with_offline_notes`) through the rails, and tally the effect."""
+        outcome, effect = self._save_lessons(call_id, self._with_offline_notes(kept))
         self.tally.write_failed = outcome.is_error
         self.tally.wrote |= effect == "wrote"
         self.tally.unchanged |= effect in ("unchanged", "refused")
         return outcome
+
+    def _with_offline_notes(self, kept: dict[Note, str]) -> dict[Note, str]:
+        """What a model's usable answer writes: the offline writer's notes for the same events,
+        then what the answer adds that they do not say. A model's answer adds to the offline
+        notes and never drops one: it gives no reason with what it leaves out, so only the rails
+        refuse an offline note (a secret, a forbidden command, ...), as they refuse any note.
+        The offline directives are the user's words, found in their line."""
+        written = {note: evidence_of(note) for note in self.offline_notes}
+        self.users_words |= {note for note in written if note.section == DIRECTIVES}
+        commands = {note_command(note) for note in written} - {None}
+        added = notes_missing_from(apply_notes("", list(written)), list(kept))
+        for note in added:
+            if note_command(note) not in commands:  # one note a command
+                written.setdefault(note, kept[note])
+        return written
 
     def _kept(self, lessons: Any) -> dict[Note, str]:
         """The notes of the lessons that pass their checks, each with its evidence; each refused

@@ -199,8 +199,12 @@ _REMARK_VERBS = (
     r"worry|bother|mind|know|think|understand|see|get\b|care|remember|recall|have|need|want"
     r"|like|seem|believe|expect|blame|panic|be sorry"
 )
+# "Stop sprinkling dd() through the code", "leave everything under Assets/Plugins/ alone": a ban
+# on what the agent keeps doing or touches, about a thing it names (not "leave it alone").
 _NEGATED_IMPERATIVE = re.compile(
     rf"^(?:don't|do not|dont)\s+(?!{_REMARK_VERBS})[a-z]{{2,}}\b"
+    rf"|^stop (?!{_REMARK_VERBS})[a-z]{{2,}}ing\b"
+    r"|^leave (?!(?:it|that|this|them|these|those|me|him|her)\b)[^.;—–]{1,80}?\balone\b"
     r"|^n'utilise(?:z)? pas\b|^ne (?:fais|faites|mets|mettez|touche|touchez|lance|lancez) pas\b"
     r"|^(?:benutze|verwende|nutze)\b.{0,30}\b(?:kein|keine|keinen|nicht)\b"
     r"|^no (?:uses|hagas|toques|pongas|ejecutes)\b|^n[ãa]o (?:use|fa[çc]a|mexa|coloque|rode)\b",
@@ -246,14 +250,20 @@ _EN_RULE_FOR_A_KIND = re.compile(
 )
 _NAMES_A_THING = re.compile(r"`[^`]+`|\"[^\"]+\"|“[^”]+”|\w[./_-]\w")
 # How the house works, said by the user anywhere in a sentence (English): "we always/never/only
-# …", "don't ever …", "no Boost in this project, ever", a clause "— but never with --no-verify" or
-# "… and always pass the request_id", "ping me before you change …"; and at its start: "We use
-# StateFlow in every ViewModel", "Keep every user-facing string in strings.xml". Not a past
-# one-off ("and never got a reply", "we never had that").
+# …", "we don't use coroutines for gameplay timing", "don't ever …", "no Boost in this project,
+# ever", "in tests use std.testing.allocator, always, …", "Physics goes in FixedUpdate, full stop",
+# a clause "— but never with --no-verify" or "… and always pass the request_id", "ping me before
+# you change …", "— everything here comes from the one nixpkgs input"; and at its start: "We use
+# StateFlow in every ViewModel", "In this repo we keep money as integer cents", "Keep every
+# user-facing string in strings.xml". Not a past one-off ("and never got a reply", "we never had
+# that"), nor a remark ("we don't know why").
 _ONE_OFF = r"(?!\w+ed\b|been\b|had\b|was\b|were\b|did\b|got\b|went\b|saw\b|made\b|knew\b|ran\b)"
 _EN_HOUSE_RULE = re.compile(
-    rf"\bwe (?:always|never|only) {_ONE_OFF}[a-z]"
+    rf"\bwe (?:always|never|only) {_ONE_OFF}[a-z]|\bwe (?:don't|do not) (?!{_REMARK_VERBS})[a-z]"
     r"|\b(?:don't|do not|never) ever\b|,\s*ever\b|\bnot ever\b"
+    r"|,\s*(?:always|full stop|period)\s*(?:[,.;!—–]|$)"
+    r"|(?:^|[—–;:]\s+)everything (?:here|in this (?:repo|repository|project|codebase|setup)) "
+    r"(?!(?:is|was|looks|seems|works|passes|fails|breaks)\b)[a-z]{2,}s\b"
     rf"|(?:[—–;:]|\band\b|\bbut\b)\s+(?:but\s+)?(?:always|never) {_ONE_OFF}[a-z]"
     r"|\b(?:ask|ping|check with|tell) me (?:first )?before\b",
     re.IGNORECASE,
@@ -295,6 +305,8 @@ _EN_GATE = re.compile(
 )
 _EN_HOUSE_PRACTICE = re.compile(
     r"^(?:here,? |in this (?:repo|repository|project|codebase),? )?we (?:use|build|deploy|ship)\b"
+    rf"|^(?:here,? |in this (?:repo|repository|project|codebase|setup),? )we {_ONE_OFF}"
+    rf"(?!{_REMARK_VERBS})[a-z]{{2,}}\b"
     r"|^(?:keep|put|store) (?:every|all|each)\b",
     re.IGNORECASE,
 )
@@ -302,6 +314,13 @@ _EN_HOUSE_PRACTICE = re.compile(
 # priv/repo/migrations"): a convention about a path.
 _EN_PLACE_OF_A_KIND = re.compile(
     r"\b(?:live|lives|belong|belongs|go|goes) (?:in|under|into) `?[\w.-]*/", re.IGNORECASE
+)
+# What holds for the moment only ("Don't change anything yet, just thinking out loud", "kill it,
+# just this once"), or leans on the message before and names nothing ("Don't run it."): no rule.
+_NOT_STANDING = re.compile(
+    r"\b(?:just this once|only this once|thinking out loud)\b"
+    r"|^(?:don't|do not) [a-z]+ (?:it|that|this|them)\W*$",
+    re.IGNORECASE,
 )
 _CJK_RULE = re.compile(_RULE_WORDS_CJK)
 # Words that open a sentence without being its rule, and a link the rule is about
@@ -393,6 +412,8 @@ def is_directive(sentence: str) -> bool:
     if _QUESTION.search(sentence):
         return False
     core = _LEADING_FILLER.sub("", sentence.strip())
+    if _NOT_STANDING.search(core):
+        return False
     if _RULE_OPENING.match(core) or _IMPERATIVE_WITH_RULE.match(core):
         return True
     if _NEGATED_IMPERATIVE.match(core) or _CORRECTION.match(core):

@@ -220,10 +220,16 @@ def not_prohibited(notes: Sequence[Note], directives: Sequence[str]) -> list[Not
     forbidden = _forbidden(directives)
 
     def ruled_out(note: Note) -> bool:
-        command = _NOTE_COMMAND.search(note.text) if note.section == COMMANDS else None
-        return command is not None and _ruled_out(command.group(1), forbidden)
+        command = note_command(note)
+        return command is not None and _ruled_out(command, forbidden)
 
     return [note for note in notes if not ruled_out(note)]
+
+
+def note_command(note: Note) -> str | None:
+    """The command a note of *Commands that work* is about: its first code span."""
+    command = _NOTE_COMMAND.search(note.text) if note.section == COMMANDS else None
+    return command.group(1) if command is not None else None
 
 
 def _forbidden(directives: Sequence[str]) -> list[list[str]]:

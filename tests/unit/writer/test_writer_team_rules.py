@@ -1,0 +1,51 @@
+"""The user's rules said as what the team does or never does, as a ban on what the agent keeps
+doing, or with an emphatic tail (issue 95; shapes read in tests/quality/writer_sessions/batch4,
+tuned on): "we don't <verb> …", "in this repo we <verb> …", "— everything here <verb>s …",
+"stop <verb>ing …", "leave <a thing it names> alone", "…, always, …", "…, full stop" — each kept
+in the user's words; never a remark, a question, a one-off said to hold for the moment, or a ban
+that names nothing but the message before it."""
+
+from __future__ import annotations
+
+import pytest
+
+from memtab.writer.offline.directives import directives_in
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "We don't mock the database in integration tests — they hit a real Postgres.",
+        "Yes thanks — we don't add barrel files, they slow the bundler down.",
+        "In this codebase we wrap every handler in withTracing(), no exceptions.",
+        "Here, we pin every GitHub Action to a commit SHA.",
+        "Not quite — everything here goes through the Makefile, never raw docker compose.",
+        "Stop adding print statements to debug — use the logger at debug level.",
+        "Leave the generated files under src/gen/ alone — protoc rewrites them on every build.",
+        "For fixtures use the factory helpers, always, not hand-written dicts.",
+        "Migrations are forward-only, full stop.",
+    ],
+)
+def test_a_house_rule_said_as_what_we_do_or_a_ban_is_kept_in_the_users_words(
+    message: str,
+) -> None:
+    assert directives_in(message) == [message]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "We don't know why the build fails on CI.",
+        "We don't need the cache for this one.",
+        "Should we always run the linter first?",
+        "Don't merge anything yet, I'm just thinking out loud here.",
+        "Turn the feature flag off, just this once.",
+        "Don't run it.",
+        "Leave it alone.",
+        "Everything here is broken since the upgrade.",
+        "In this repo we had a flaky test last year.",
+        "Stop the dev server.",
+    ],
+)
+def test_a_remark_a_question_or_a_one_off_is_no_rule(message: str) -> None:
+    assert directives_in(message) == []
