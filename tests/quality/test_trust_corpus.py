@@ -339,12 +339,14 @@ def test_fresh3_checkouts_have_what_its_key_says_and_lack_what_it_says_is_missin
         assert found, item["id"]
 
 
-def test_the_fresh4_half_seeds_what_its_brief_asks() -> None:
-    """`fresh4` (issue 94, a sixth home nobody tuned on): contradictions weighted heaviest,
-    mostly values structure proves, then always/never and tools, with near misses; each kind of
-    duplicate with its near misses (every contradiction one too); leaks of varied shapes beside
-    names, placeholders, examples and public URLs; check findings beside what the checkouts have."""
-    key = load_key("fresh4")
+@pytest.mark.parametrize("half", ["fresh4", "fresh5"])
+def test_the_fresh4_and_fresh5_halves_seed_what_their_briefs_ask(half: str) -> None:
+    """`fresh4` and `fresh5` (issue 94, a sixth and a seventh home nobody tuned on):
+    contradictions weighted heaviest, mostly values structure proves, then always/never and
+    tools, with near misses; each kind of duplicate with its near misses (every contradiction one
+    too); leaks of varied shapes beside names, placeholders, examples and public URLs; check
+    findings beside what the checkouts have."""
+    key = load_key(half)
 
     def kinds(section: str) -> Counter[str]:
         return Counter(item["kind"] for item in key[section])
@@ -362,18 +364,22 @@ def test_the_fresh4_half_seeds_what_its_brief_asks() -> None:
     assert len(key["duplicate_near_misses"]) - len(key["contradictions"]) >= 15
     assert len(key["leaks"]) >= 18 and len(key["leak_negatives"]) >= 10
     assert len(key["check"]) >= 20 and len(key["check_negatives"]) >= 15
-    assert "fresh4" in HALVES and "28 Nov 2026" in key["provenance"]
+    assert half in HALVES and "28 Nov 2026" in key["provenance"]
     assert len(key["recall"]) == 10
 
 
-def test_fresh4_checkouts_have_what_its_key_says_and_lack_what_it_says_is_missing() -> None:
-    """Every path and target the key names for a `fresh4` line is written in that line; those
-    of a line called existing are in the note's checkout, those of a check finding are not (a
-    renamed file's new name is), and a missing program is not among the installed ones."""
-    key = load_key("fresh4")
+@pytest.mark.parametrize("half", ["fresh4", "fresh5"])
+def test_fresh4_and_fresh5_checkouts_have_what_their_keys_say_and_lack_what_they_say_is_missing(
+    half: str,
+) -> None:
+    """Every path and target the key names for a `fresh4` or `fresh5` line is written in that
+    line; those of a line called existing are in the note's checkout, those of a check finding
+    are not (a renamed file's new name is), and a missing program is not among the installed
+    ones."""
+    key = load_key(half)
     installed = set(key["layout"]["installed"])
     for item in key["check_negatives"]:
-        checkout = _checkout("fresh4", item["at"]["file"])
+        checkout = _checkout(half, item["at"]["file"])
         named = item.get("paths", []) + item.get("targets", [])
         assert (item["kind"] == "exists") == bool(named), item["id"]
         for path in item.get("paths", []):
@@ -383,7 +389,7 @@ def test_fresh4_checkouts_have_what_its_key_says_and_lack_what_it_says_is_missin
             assert f"{tool} {target}" in item["at"]["text"], item["id"]
             assert _has_target(checkout, tool, target), (item["id"], target)
     for item in key["check"]:
-        checkout = _checkout("fresh4", item["at"]["file"])
+        checkout = _checkout(half, item["at"]["file"])
         missing = item.get("paths", []) + item.get("targets", []) + item.get("programs", [])
         assert missing, item["id"]
         for path in item.get("paths", []):

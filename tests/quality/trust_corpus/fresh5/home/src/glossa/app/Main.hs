@@ -1,0 +1,6 @@
+module Main (main) where
+
+import Glossa.Server (runServer)
+
+main :: IO ()
+main = runServer

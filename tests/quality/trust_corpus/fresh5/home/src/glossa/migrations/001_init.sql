@@ -1,0 +1,1 @@
+CREATE TABLE tenant (id bigserial PRIMARY KEY, name text NOT NULL);

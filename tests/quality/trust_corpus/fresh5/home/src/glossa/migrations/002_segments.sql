@@ -1,0 +1,1 @@
+CREATE TABLE segment (id bigserial PRIMARY KEY, source_text text NOT NULL);

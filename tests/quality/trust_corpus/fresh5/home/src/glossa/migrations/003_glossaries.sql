@@ -1,0 +1,1 @@
+CREATE TABLE glossary (id bigserial PRIMARY KEY, tenant_id bigint NOT NULL);

@@ -1,0 +1,2 @@
+#!/bin/sh
+psql -h localhost -p 5433 -U glossa -f scripts/demo.sql

@@ -1,0 +1,1 @@
+module Glossa.Auth.Jwt where

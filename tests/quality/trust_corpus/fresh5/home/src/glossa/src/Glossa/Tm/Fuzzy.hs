@@ -1,0 +1,1 @@
+module Glossa.Tm.Fuzzy where

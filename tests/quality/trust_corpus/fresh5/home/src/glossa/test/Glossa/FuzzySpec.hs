@@ -1,0 +1,1 @@
+module Glossa.FuzzySpec (spec) where

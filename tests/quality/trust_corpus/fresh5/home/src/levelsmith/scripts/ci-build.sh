@@ -1,0 +1,2 @@
+#!/bin/sh
+unity -batchmode -quit -executeMethod LevelSmith.Editor.Build.Windows
