@@ -347,12 +347,10 @@ class McpSession:
             return False
         if not isinstance(params.get("arguments"), dict | None):
             return False
-        if not self._roots.asked and self._roots_asker() is not None:
-            return False
-        self._roots.asked = True  # a client without roots: nothing to ask
-        return True
+        return self._roots.asked or self._roots_asker() is None
 
     def _call_on_worker(self, its_id: object, params: dict[str, Any]) -> None:
+        self._roots.asked = True  # asked already, or a client without roots: nothing to ask
         loop = asyncio.get_running_loop()
         call = _CallOnWorker(its_id, loop)
         self._on_worker = call
