@@ -2,7 +2,7 @@
 §19.6): the key of an assignment (`API_PORT=8000`, `image: redis:7.2`, `"port": 5173`)
 with the sections above it in a config fence (YAML, JSON by indentation; TOML and INI by
 `[section]`; HOCON and nginx's by `name {`; a TOML inline table's keys, `tauri = { version =
-"2.1" }`; `.env`; a fence after a line naming a program's own config file, in any language,
+"2.1" }`, a dependencies section's `tokio = "1.38"`; `.env`; a fence after a line naming a program's own config file, in any language,
 is that program's: `gunicorn.conf.py`), and a table's cell with its row's name and its
 column's header (none when the row's name says what its value is: "| API port | 8080 |").
 A table's cell is also keyed by its row's other cells: two tables' rows of one name that
@@ -40,8 +40,8 @@ _OPENS = re.compile(
 """A YAML key with its values under it, a JSON key opening an object or a list, a HOCON or
 nginx block (`hikari {`)."""
 _INLINE = re.compile(r"^(?P<key>[A-Za-z_][\w.-]*+)\s*+=\s*+\{(?P<body>[^{}]*+)\}$")
-"""A TOML inline table: `tauri = { version = "2.1", features = [] }`."""
-_INLINE_ITEM = re.compile(r"(?<![\w\[\"])(?P<key>[A-Za-z_][\w-]*+)\s*+=\s*+(?P<value>\"[^\"]*+\"|[\w.]++)")
+_INLINE_VERSION = re.compile(r"(?<![\w\"])version\s*+=\s*+\"(?P<value>[^\"]*+)\"")
+"""A TOML inline table's version: `tauri = { version = "2.1", features = [] }`."""
 _CONFIG_FILE = re.compile(
     r"`(?:[\w.~-]*+/)*+(?P<program>[a-z][a-z0-9_-]*+)\.(?:conf|config)(?:\.[a-z]{1,4})?`"
 )
@@ -58,6 +58,7 @@ CONTAINERS = frozenset(
      "properties", "params", "parameters", "runtime", "versions", "tools"}
 )  # fmt: skip
 """Section names that hold things of every kind, no part of a thing's name."""
+_DEPENDENCIES = frozenset({"dependencies", "dev-dependencies", "devdependencies"})
 _GENERIC_HEADERS = frozenset({"value", "values", "setting", "current", "is", "now", "set to"})
 _SEPARATOR = re.compile(r"^\|?\s*+:?-{3,}+:?\s*+(?:\|\s*+:?-{3,}+:?\s*+)*+\|?$")
 _PLACEHOLDER = re.compile(r"^(?:<.*>|x+|\.{2,}|…|changeme|your.*|\$.*|\{.*|\[.*|null|none|~)$")
@@ -262,19 +263,20 @@ def _config_line(
         return None, None
     keys = [name for _, name in sections if name.lower() not in CONTAINERS]
     owner = [program] if program else []
-    if (inline := _INLINE.match(stripped)) is not None:
-        items = _INLINE_ITEM.finditer(inline.group("body"))
-        given = [_attached([*owner, *keys, inline["key"], i["key"]], i["value"]) for i in items]
-        return next((a for a in given if a is not None and a.thing.endswith(" version")), None), None
+    inline = _INLINE.match(stripped)
+    if inline is not None and (pin := _INLINE_VERSION.search(inline["body"])) is not None:
+        return _attached([*owner, *keys, inline["key"], "version"], pin["value"]), None
     match = ASSIGNMENT.match(stripped)
     if match is None:
         listed = _LISTED.match(stripped)
         if listed is None or product_named(listed.group("key")) is None:
             return None, None
         return _attached([listed.group("key"), "version"], listed.group("value")), None
-    return _attached(
-        [*owner, *keys, match.group("key") or match.group("quoted")], match.group("value")
-    ), None
+    named = match.group("key") or match.group("quoted")
+    # A package's entry of a dependencies section is its version (`tokio = "1.38"`).
+    dependency = bool(sections) and sections[-1][1].lower() in _DEPENDENCIES
+    pinned = ["version"] if dependency and product_named(named) is None else []
+    return _attached([*owner, *keys, named, *pinned], match.group("value")), None
 
 
 def _cells(row: str) -> list[str]:
