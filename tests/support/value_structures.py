@@ -281,9 +281,9 @@ EIGHTH: tuple[Case, ...] = (
     Case("config key", "```hocon\ndatabase {\n  poolSize = 8\n}\n```",
          "```hocon\ncache {\n  poolSize = 16\n}\n```", N, SAME),
     # A package's version in a TOML inline table or a dependencies section.
-    Case("version", '```toml\n[dependencies]\naxum = { version = "0.7", features = ["macros"] }\n```',
+    Case("version", '```toml\n[dependencies]\naxum = { version = "0.7", features = [] }\n```',
          "- The web layer is Axum 0.6.", C, SAME),
-    Case("version", '```toml\n[dependencies]\naxum = { version = "0.7", features = ["macros"] }\n```',
+    Case("version", '```toml\n[dependencies]\naxum = { version = "0.7", features = [] }\n```',
          "- The web layer is Axum 0.7.5.", N, SAME),
     Case("version", '```toml\n[dependencies]\nhyper = "1.2"\n```',
          "- The web layer is Axum 0.6.", N, SAME),

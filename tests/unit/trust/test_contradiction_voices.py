@@ -19,9 +19,10 @@ NOT_READ = {
 }
 """Cases' first notes whose contradiction is not found, and why: "get a docstring" is
 another action than "write docstrings" by its words; an arrow may tell a change ("Mongo
-Express → http://…"); a path whose thing is said in the path is not read; "`[skip ci]`" and "skipping CI" are other words; "when
-merging" is no part of "squash everything"; "are required" opposed "do not add" only as
-one rule's key (`rule_key`, removed with issue 94: it found nothing on held-out data)."""
+Express → http://…"); a path whose thing is said in the path is not read; "`[skip ci]`"
+and "skipping CI" are other words; "when merging" is no part of "squash everything"; "are
+required" opposed "do not add" only as one rule's key (`rule_key`, removed with issue 94: it
+found nothing on held-out data)."""
 FLAGGED: set[str] = set()
 """Near misses found all the same as findings (none: "Never write raw SQL" / "Always write
 migrations in raw SQL", an exception, is only a candidate — rules in other words)."""

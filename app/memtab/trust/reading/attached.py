@@ -1,10 +1,11 @@
 """Which thing a value is attached to, read from structure, not phrasing (docs/formats.md
 §19.6): the key of an assignment (`API_PORT=8000`, `image: redis:7.2`, `"port": 5173`)
 with the sections above it in a config fence (YAML, JSON by indentation; TOML and INI by
-`[section]`; HOCON and nginx's by `name {`; a TOML inline table's keys, `tauri = { version =
-"2.1" }`, a dependencies section's `tokio = "1.38"`; `.env`; a fence after a line naming a program's own config file, in any language,
-is that program's: `gunicorn.conf.py`), and a table's cell with its row's name and its
-column's header (none when the row's name says what its value is: "| API port | 8080 |").
+`[section]`; HOCON and nginx's by `name {`; a TOML inline table's version, `tauri = {
+version = "2.1" }`, and a dependencies section's `tokio = "1.38"`; `.env`; a fence after a
+line naming a program's own config file, in any language, is that program's:
+`gunicorn.conf.py`), and a table's cell with its row's name and its column's header (none
+when the row's name says what its value is: "| API port | 8080 |").
 A table's cell is also keyed by its row's other cells: two tables' rows of one name that
 agree in all but one cell give that cell two values.
 
@@ -34,9 +35,7 @@ ASSIGNMENT = re.compile(
 )
 """A key and its one value: `KEY=v`, `key = v`, `key: v`, `"key": v` (a comment after)."""
 _SECTION = re.compile(r"^\[+\s*+(?P<name>[\w.\- \"]++)\]+$")
-_OPENS = re.compile(
-    r"^\"?(?P<key>[A-Za-z_][\w.-]*+)\"?\s*+(?::\s*+(?P<brace>[{\[]?)|\{)$"
-)
+_OPENS = re.compile(r"^\"?(?P<key>[A-Za-z_][\w.-]*+)\"?\s*+(?::\s*+(?P<brace>[{\[]?)|\{)$")
 """A YAML key with its values under it, a JSON key opening an object or a list, a HOCON or
 nginx block (`hikari {`)."""
 _INLINE = re.compile(r"^(?P<key>[A-Za-z_][\w.-]*+)\s*+=\s*+\{(?P<body>[^{}]*+)\}$")
@@ -293,7 +292,7 @@ def _row(header: Sequence[str], cells: Sequence[str]) -> Iterator[Attached]:
     says_what = cells[0].split()[-1].lower() in _PORT_WORDS | _ADDRESS_WORDS | VERSION_WORDS
     lowered = [cell.lower() for cell in cells]
     keyed = len(cells) >= 3 and not cells[0].strip("#.").isdigit()  # a row's number: no name
-    for column, (header_cell, cell) in enumerate(zip(header[1:], cells[1:]), start=1):
+    for column, (header_cell, cell) in enumerate(zip(header[1:], cells[1:], strict=True), start=1):
         generic = says_what or header_cell.lower() in _GENERIC_HEADERS
         found = _attached([cells[0], *([] if generic else [header_cell])], cell)
         if found is not None:
