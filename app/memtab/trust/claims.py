@@ -170,8 +170,9 @@ def claims_of(text: str, project: str = "", note: str = "") -> tuple[Claim, ...]
     headings = _headings(text) if "#" in text else {}
     if "|" in text or "```" in text or "~~~" in text:  # a table's or a config fence's
         for n, attached in structured(text):
-            said = [*claimed(attached), *_row_value(attached)]
-            found += [Claim(n, *kept) for c in said if (kept := _owned(c, headings.get(n) or note))]
+            owner = headings.get(n) or note
+            given = [*claimed(attached), *_row_value(attached)]
+            found += [Claim(n, *kept) for c in given if (kept := _owned(c, owner)) is not None]
     forbidden = under_never_heading(text) if "#" in text else frozenset()
     for line in content_lines(text):
         if line.code:
