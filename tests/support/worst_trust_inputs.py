@@ -52,9 +52,6 @@ TRUST_READING: dict[str, Worst] = {
     "memtab.trust.reading.settings:_FOR": S("for", " a"),
     "memtab.trust.reading.settings:_CONFIG": F("`a", " "),
     "memtab.trust.reading.settings:_SET_TO": F("`a_", "a"),
-    "memtab.trust.reading.settings:_SPAN": F("`", "a"),
-    "memtab.trust.reading.settings:_WORD": F("", "a "),
-    "memtab.trust.reading.settings:_FLAG": F("", "--a "),
     "memtab.trust.reading.tool_kinds:_NON_WORD": F("", "a"),
     "memtab.trust.reading.tools:_SUBJECT_AFTER": M("", " ", "x"),
     "memtab.trust.reading.tools:_UNDO": S("", "roll back"),
@@ -121,8 +118,4 @@ TRUST_READING: dict[str, Worst] = {
     "memtab.trust.reading.attached:_SETTING_NAME": X("", "a", "!"),
     "memtab.trust.reading.attached:_SPAN": F("`", "a"),
     "memtab.trust.reading.attached:_VERSION_VALUE": M("", "1.", "!"),
-    "memtab.trust.reading.attached:_LEAD": M("a", " "),
-    "memtab.trust.reading.attached:_ITEM_SPLIT": F("", " "),
-    "memtab.trust.reading.attached:_ITEM": M("a: ", "a", " !"),
-    "memtab.trust.reading.attached:_ASIDES": F("", "(a"),
 }

@@ -143,43 +143,7 @@ def said(sentence: str) -> list[Attached]:
         found.append(
             _attached([(match.group("set") or match.group("key")).strip("`")], match["value"])
         )
-    if ":" in sentence or " on " in sentence:
-        found += _listed(sentence)
     return list(dict.fromkeys(a for a in found if a is not None))
-
-
-_LEAD = re.compile(r"^\s*+([A-Za-z][\w .'-]{0,40}?)(?:\s*+:\s|\s++[—–]\s)")
-"""A list's lead, before its colon or dash ("Local ports — …", "Dev servers: …")."""
-_ITEM_SPLIT = re.compile(r"(?<!\s)(?:\s*+[,;]|\s++and\b)\s*+")
-"""Between a list's items: a comma, a semicolon or "and" (from a run's first space)."""
-_ITEM = re.compile(
-    r"^(?P<thing>`[A-Za-z_][\w.-]*+`|[A-Za-z][\w'-]*+(?:\s[A-Za-z][\w'-]*+){0,2})"
-    r"(?:\s*+:\s*+|\s++(?P<on>on)\s++(?=\d{4}))(?P<value>`[^`\s]++`|[\w.:/-]++)$"
-)
-"""An item of a list: a thing and its value ("api: 8080", "`WORKERS`: 8", "admin on 5174")."""
-_ASIDES = re.compile(r"\(([^()\n]{1,200})\)")
-
-
-def _listed(sentence: str) -> list[Attached | None]:
-    """The things a list in a sentence gives values, two or more ("Local ports — api:
-    8080, web: 3000", "Dev servers: admin on 5174, storefront on 5173", "(`A`: 8, `B`:
-    1)"): each its thing's, a port where the lead says ports or the item says "on" a port."""
-    found: list[Attached | None] = []
-    plain = _ASIDES.sub(" ", sentence).strip().rstrip(".")
-    lead = _LEAD.match(plain)
-    regions = [(lead.group(1) if lead else "", plain[lead.end() :] if lead else plain)]
-    regions += [("", aside) for aside in _ASIDES.findall(sentence)]
-    for head, region in regions:
-        items = [_ITEM.match(part) for part in _ITEM_SPLIT.split(region.strip().rstrip("."))]
-        if len(items) < 2 or None in items:
-            continue
-        ports = head.split()[-1].lower() in _PORT_WORDS if head else False
-        for item in items:
-            assert item is not None
-            thing = item.group("thing").strip("`")
-            port = ports or item.group("on") is not None
-            found.append(_attached([thing, "port"] if port else [thing], item.group("value")))
-    return found
 
 
 def structured(text: str) -> Iterator[tuple[int, Attached]]:
