@@ -38,8 +38,6 @@ NOT_READ = {
     "- Requests to the geocoder time out after 3s.",
     "- The Stripe timeout is 10000 ms.",
     "- `make lab` opens JupyterLab on port 8888.",
-    "- Start the app with `uvicorn shop.asgi:app --workers 4`.",
-    "- Gunicorn's own file, `etc/gunicorn.conf.py`:\n\n```python\nthreads = 4\nkeepalive = 5\n```",
 }
 """Each unread contradiction's first note: a fence of shell exports, a Dockerfile's `ENV`, a
 Makefile's `?=`, a program's constant, a compose file's port mappings and environment list, a
@@ -47,8 +45,7 @@ table's host or path cell, a list of named mappings, an IP address, a
 setting's name in a code span as a label, an inventory's host variables, a unit's
 `Environment=`; a timeout in words ("time out after 3s", "a 15s timeout"), a service a
 command starts ("`make lab` opens JupyterLab on…"): read by x101, found none on held-out or
-fresh4, taken out; a program's long flag (`--workers 4`, v99): found none on held-out, fresh2,
-fresh3 or fresh4 (one on fresh, the half it was read from), taken out by r102."""
+fresh4, taken out."""
 
 found, test_each_kind_s_contradictions_found_and_near_misses_not = contradiction_voices.each_kind(
     CASES + SECOND + THIRD + FOURTH + FIFTH + SIXTH + SEVENTH + EIGHTH, NOT_READ

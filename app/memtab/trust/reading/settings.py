@@ -2,13 +2,14 @@
 
 A setting is an upper-case name and its value in a code span (`X=8`, `X = 8`; or a config
 file's, a number or a flag: "`max_connections = 200`", "`replicas: 3`"; or a name in a code
-span given a number after it: "set `WEB_CONCURRENCY` to 4"), the only value of that name in
-its clause; never a secret (a token, a key, a password) nor one that names where it runs
-(`NODE_ENV`, `LOG_LEVEL`, a host, a path). What comes before an arrow is what was ("`X=4`
--> `X=8`", "when asked… -> set `X=8`"); a clause that says what was, may be or holds only
-at times gives none (what a colon after its code explains is no part of it). Where it
-holds (`scopes`: "in CI", "in production", "on my laptop") and what it is for ("for the
-importer") tell two settings of one name apart.
+span given a number after it: "set `WEB_CONCURRENCY` to 4"; a program's long flag given a
+number is that program's setting: "Gunicorn runs with `--workers 5`"), the only value of
+that name in its clause; never a secret (a token, a key, a password) nor one that names
+where it runs (`NODE_ENV`, `LOG_LEVEL`, a host, a path). What comes before an arrow is what
+was ("`X=4` -> `X=8`", "when asked… -> set `X=8`"); a clause that says what was, may be or
+holds only at times gives none (what a colon after its code explains is no part of it).
+Where it holds (`scopes`: "in CI", "in production", "on my laptop") and what it is for ("for
+the importer") tell two settings of one name apart.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from memtab.check.known_programs import KNOWN_PROGRAMS
 from memtab.trust.reading.scopes import (
     HEDGED,
     SCOPE_STEMS,
@@ -54,6 +56,12 @@ _SET_TO = re.compile(
 )
 """A setting named in a code span and given a number after it: "set `WEB_CONCURRENCY` to
 4", "`max_connections` is 200" (a name of one word — a tool's — is no setting's)."""
+_SPAN = re.compile(r"`([^`\n]++)`")
+_WORD = re.compile(r"[\w.+-]++")
+_FLAG = re.compile(
+    r"(?<![\w-])--(?P<key>[a-z][a-z0-9-]*+)(?:=|\s++)(?P<value>\d++(?:\.\d++)?+[a-z]{0,3})(?![\w.-])"
+)
+"""A long flag given a number: "--workers 5", "--timeout=30s"."""
 _FOR = re.compile(r"\bfor\s++(?:(?:the|our|my|its)\s++)?(?P<what>[\w-]++(?:\s++[\w-]++)?)")
 """What a setting is given for, after it ("`CONCURRENCY=4` for the importer")."""
 
@@ -80,7 +88,7 @@ def settings(sentence: str) -> list[Setting]:
             continue
         said = [*_SETTING.finditer(clause), *_CONFIG.finditer(clause), *_SET_TO.finditer(clause)]
         given = [(m.group("key"), m.group("value"), m.start(), m.end()) for m in said]
-        for key, value, _, end in given:
+        for key, value, _, end in [*given, *_flags(clause)]:
             if _WHERE_IT_RUNS.search(key.upper()) or _PLACEHOLDER.match(value):
                 continue
             name = key
@@ -92,6 +100,32 @@ def settings(sentence: str) -> list[Setting]:
             whose = " ".join(sorted(set(stems_of(whose)) - SCOPE_STEMS))
             found[name] = Setting(name, value, scope_of(rest), whose)
     return list(found.values())
+
+
+def _flags(clause: str) -> list[tuple[str, str, int, int]]:
+    """Each number a program's long flag is given in a code span, as the setting of that
+    program (name, value, where the span starts and ends): the span's own program
+    (`gunicorn app.wsgi --workers 5`), else, for a span of flags alone (`--workers 5`), the
+    one known program the clause names outside its spans ("Gunicorn runs with…")."""
+    spans = list(_SPAN.finditer(clause))
+    if not any("--" in span.group(1) for span in spans):
+        return []
+    named = {w for w in _WORD.findall(_SPAN.sub(" ", clause).lower()) if w in KNOWN_PROGRAMS}
+    found = []
+    for span in spans:
+        code = span.group(1).strip()
+        first = code.split(maxsplit=1)[0].lower()
+        if first in KNOWN_PROGRAMS:
+            program = first
+        elif code.startswith("-") and len(named) == 1:
+            program = next(iter(named))
+        else:
+            continue
+        found += [
+            (f"{program}_{flag.group('key')}", flag.group("value"), span.start(), span.end())
+            for flag in _FLAG.finditer(code)
+        ]
+    return found
 
 
 def setting_key(setting: Setting) -> str:
