@@ -257,3 +257,58 @@ SEVENTH: tuple[Case, ...] = (
 corpus's fresh2 and fresh3 misses, before the readings of a timeout, a setting's spaced `=`, a
 service the project's name names and one a command starts (the first and last taken out: none
 found on held-out or fresh4)."""
+
+EIGHTH: tuple[Case, ...] = (
+    # A table's row whose name says what its value is: the column's header is no part of it.
+    Case("table cell", "| What | Where |\n|---|---|\n| Grafana port | 3001 |",
+         "- Grafana listens on port 3000.", C, SAME),
+    Case("table cell", "| What | Where |\n|---|---|\n| Grafana port | 3000 |",
+         "- Grafana listens on port 3000.", N, SAME),
+    Case("table cell", "| What | Where |\n|---|---|\n| Loki port | 3100 |",
+         "- Grafana listens on port 3000.", N, SAME),
+    # One row in two tables, alike in every cell but one (their headers other words).
+    Case("table row", "| board | bus | addr |\n|---|---|---|\n| SHT31 | i2c-0 | 0x44 |",
+         "| chip | link | setting |\n|---|---|---|\n| SHT31 | i2c-0 | 0x45 |", C, SAME),
+    Case("table row", "| board | bus | addr |\n|---|---|---|\n| SHT31 | i2c-0 | 0x44 |",
+         "| chip | link | setting |\n|---|---|---|\n| SHT31 | i2c-1 | 0x45 |", N, SAME),
+    Case("table row", "| board | bus | addr |\n|---|---|---|\n| SHT31 | i2c-0 | 0x44 |",
+         "| chip | link | supply |\n|---|---|---|\n| SHT31 | i2c-0 | 3.3V |", N, SAME),
+    Case("table row", "| board | bus | addr |\n|---|---|---|\n| SHT31 | i2c-0 | 0x44 |",
+         "| chip | link | setting |\n|---|---|---|\n| SHT35 | i2c-0 | 0x45 |", N, SAME),
+    # A HOCON (or nginx) block's keys under its name.
+    Case("config key", "```hocon\ndatabase {\n  poolSize = 8\n}\n```",
+         "```hocon\ndatabase {\n  poolSize = 16\n}\n```", C, SAME),
+    Case("config key", "```hocon\ndatabase {\n  poolSize = 8\n}\n```",
+         "```hocon\ncache {\n  poolSize = 16\n}\n```", N, SAME),
+    # A package's version in a TOML inline table or a dependencies section.
+    Case("version", '```toml\n[dependencies]\naxum = { version = "0.7", features = [] }\n```',
+         "- The web layer is Axum 0.6.", C, SAME),
+    Case("version", '```toml\n[dependencies]\naxum = { version = "0.7", features = [] }\n```',
+         "- The web layer is Axum 0.7.5.", N, SAME),
+    Case("version", '```toml\n[dependencies]\nhyper = "1.2"\n```',
+         "- The web layer is Axum 0.6.", N, SAME),
+    Case("version", '```toml\n[dependencies]\nhyper = "1.2"\n```',
+         '```toml\n[dependencies]\nhyper = "0.14"\n```', C, SAME),
+    # Java's version said as a JDK's; a number before "so" is no count.
+    Case("version", "- The service builds on JDK 17.", "- The Gradle build targets Java 21.", C,
+         SAME),
+    Case("version", "- The service builds on JDK 17.", "- The Gradle build targets Java 17.", N,
+         SAME),
+    Case("version", "- Builds target Java 11 so old clients still load.",
+         "- Builds use JDK 21.", C, SAME),
+    Case("version", "- Builds target Java 11 so old clients still load.",
+         "- Builds use Java 21.", C, SAME),
+    # "Locally and in production" holds locally too; one environment alone does not.
+    Case("version", "- Redis 7.2 locally and in production.", "- We run Redis 6.2.", C, SAME),
+    Case("version", "- Redis 7.2 in production.", "- We run Redis 6.2.", N, SAME),
+    # What a colon after a setting's code explains hedges nothing of it.
+    Case("named thing",
+         "- Keep `QUEUE_WORKERS=2` on the laptop: more starve the browser until it swaps.",
+         "- `QUEUE_WORKERS=6` for local runs.", C, SAME),
+    Case("named thing", "- Maybe `QUEUE_WORKERS=2`: more starve the browser.",
+         "- `QUEUE_WORKERS=6` for local runs.", N, SAME),
+)  # fmt: skip
+"""Written by r102 on 28 Nov 2026 (issue 94), in its own words, after reading the trust
+corpus's fresh4 misses, before the readings of a row's name that says its value's kind, a row
+alike in two tables, HOCON blocks, TOML inline tables and dependencies sections, a JDK's
+version, "locally and in production", and a colon's explanation after a setting."""

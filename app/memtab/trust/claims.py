@@ -58,7 +58,7 @@ from memtab.trust.polarity import (
     required_rule,
     under_never_heading,
 )
-from memtab.trust.reading.attached import claimed, said, structured
+from memtab.trust.reading.attached import Attached, claimed, said, structured
 from memtab.trust.reading.named import DAY_WORDS, LANGUAGES, named, same_count
 from memtab.trust.reading.ports import of_project, port_key, ports, same_service
 from memtab.trust.reading.scopes import SCOPE_STEMS, scope_of
@@ -169,12 +169,10 @@ def claims_of(text: str, project: str = "", note: str = "") -> tuple[Claim, ...]
     found: list[Claim] = []
     headings = _headings(text) if "#" in text else {}
     if "|" in text or "```" in text or "~~~" in text:  # a table's or a config fence's
-        found += [
-            Claim(n, *kept)
-            for n, attached in structured(text)
-            for c in claimed(attached)
-            if (kept := _owned(c, headings.get(n) or note)) is not None
-        ]
+        for n, attached in structured(text):
+            owner = headings.get(n) or note
+            given = [*claimed(attached), *_row_value(attached)]
+            found += [Claim(n, *kept) for c in given if (kept := _owned(c, owner)) is not None]
     forbidden = under_never_heading(text) if "#" in text else frozenset()
     for line in content_lines(text):
         if line.code:
@@ -195,6 +193,15 @@ def claims_of(text: str, project: str = "", note: str = "") -> tuple[Claim, ...]
             c._replace(key=of_project(c.key, project)) if c.kind == "port" else c for c in found
         ]
     return tuple(found)
+
+
+def _row_value(attached: Attached) -> tuple[tuple[str, str, str, str], ...]:
+    """A table cell's value keyed by its row's other cells (`Attached.row`): a row of one name
+    in two tables, alike but for this cell, gives it two values."""
+    if not attached.row:
+        return ()
+    name = attached.row.split("|", 1)[0]
+    return (("value", f"row:{attached.row}", attached.value, f"a cell of the {name} row"),)
 
 
 def _headings(text: str) -> dict[int, str]:

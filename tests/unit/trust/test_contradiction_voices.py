@@ -14,16 +14,17 @@ NOT_READ = {
     "- Mongo Express → http://localhost:8081",
     "- Skipping CI with `[skip ci]` is not permitted.",
     "- Don't squash when merging release branches.",
-    "- The app runs PHP 8.1.",
     "- Alembic migrations are stored in `migrations/versions/`.",
     "* Do not add type hints to the test files.",
+    "- I point my browser at localhost:4200 for the Angular app.",
 }
 """Cases' first notes whose contradiction is not found, and why: "get a docstring" is
 another action than "write docstrings" by its words; an arrow may tell a change ("Mongo
-Express → http://…"); "in production and locally" holds in two places; a path whose thing is
-said in the path is not read; "`[skip ci]`" and "skipping CI" are other words; "when
-merging" is no part of "squash everything"; "are required" opposed "do not add" only as
-one rule's key (`rule_key`, removed with issue 94: it found nothing on held-out data)."""
+Express → http://…"); a path whose thing is said in the path is not read; "`[skip ci]`"
+and "skipping CI" are other words; "when merging" is no part of "squash everything"; "are
+required" opposed "do not add" only as one rule's key (`rule_key`, removed with issue 94: it
+found nothing on held-out data), as what a person reaches a port for ("I point my browser at
+…:4200 for the Angular app", none found on any half of the trust corpus)."""
 FLAGGED: set[str] = set()
 """Near misses found all the same as findings (none: "Never write raw SQL" / "Always write
 migrations in raw SQL", an exception, is only a candidate — rules in other words)."""

@@ -1,9 +1,13 @@
 """Which thing a value is attached to, read from structure, not phrasing (docs/formats.md
 §19.6): the key of an assignment (`API_PORT=8000`, `image: redis:7.2`, `"port": 5173`)
 with the sections above it in a config fence (YAML, JSON by indentation; TOML and INI by
-`[section]`; `.env`; a fence after a line naming a program's own config file, in any
-language, is that program's: `gunicorn.conf.py`), and a table's cell with its row's name
-and its column's header.
+`[section]`; HOCON and nginx's by `name {`; a TOML inline table's version, `tauri = {
+version = "2.1" }`, and a dependencies section's `tokio = "1.38"`; `.env`; a fence after a
+line naming a program's own config file, in any language, is that program's:
+`gunicorn.conf.py`), and a table's cell with its row's name and its column's header (none
+when the row's name says what its value is: "| API port | 8080 |").
+A table's cell is also keyed by its row's other cells: two tables' rows of one name that
+agree in all but one cell give that cell two values.
 
 Each gives a `Attached`: the thing's words and its value. `claimed` tells what the thing
 is by its last word — a port (a service's, the words before it), a version (a product's
@@ -31,15 +35,19 @@ ASSIGNMENT = re.compile(
 )
 """A key and its one value: `KEY=v`, `key = v`, `key: v`, `"key": v` (a comment after)."""
 _SECTION = re.compile(r"^\[+\s*+(?P<name>[\w.\- \"]++)\]+$")
-_OPENS = re.compile(r"^\"?(?P<key>[A-Za-z_][\w.-]*+)\"?\s*+:\s*+(?P<brace>[{\[]?)$")
-"""A YAML key with its values under it, or a JSON key opening an object or a list."""
+_OPENS = re.compile(r"^\"?(?P<key>[A-Za-z_][\w.-]*+)\"?\s*+(?::\s*+(?P<brace>[{\[]?)|\{)$")
+"""A YAML key with its values under it, a JSON key opening an object or a list, a HOCON or
+nginx block (`hikari {`)."""
+_INLINE = re.compile(r"^(?P<key>[A-Za-z_][\w.-]*+)\s*+=\s*+\{(?P<body>[^{}]*+)\}$")
+_INLINE_VERSION = re.compile(r"(?<![\w\"])version\s*+=\s*+\"(?P<value>[^\"]*+)\"")
+"""A TOML inline table's version: `tauri = { version = "2.1", features = [] }`."""
 _CONFIG_FILE = re.compile(
     r"`(?:[\w.~-]*+/)*+(?P<program>[a-z][a-z0-9_-]*+)\.(?:conf|config)(?:\.[a-z]{1,4})?`"
 )
 """A program's own config file in a code span: `gunicorn.conf.py`, `nginx.conf`."""
 _FENCES = frozenset(
     {"", "yaml", "yml", "toml", "ini", "cfg", "conf", "env", "dotenv", "json", "jsonc",
-     "json5", "properties", "editorconfig"}
+     "json5", "properties", "editorconfig", "hocon", "nginx"}
 )  # fmt: skip
 """Fences of configuration (code in a programming language assigns variables, no setting)."""
 CONTAINERS = frozenset(
@@ -49,6 +57,7 @@ CONTAINERS = frozenset(
      "properties", "params", "parameters", "runtime", "versions", "tools"}
 )  # fmt: skip
 """Section names that hold things of every kind, no part of a thing's name."""
+_DEPENDENCIES = frozenset({"dependencies", "dev-dependencies", "devdependencies"})
 _GENERIC_HEADERS = frozenset({"value", "values", "setting", "current", "is", "now", "set to"})
 _SEPARATOR = re.compile(r"^\|?\s*+:?-{3,}+:?\s*+(?:\|\s*+:?-{3,}+:?\s*+)*+\|?$")
 _PLACEHOLDER = re.compile(r"^(?:<.*>|x+|\.{2,}|…|changeme|your.*|\$.*|\{.*|\[.*|null|none|~)$")
@@ -71,6 +80,10 @@ _JOINS = re.compile(r"[_.]++")
 """What joins a key's words (`API_PORT`, `server.port`)."""
 _SETTING_NAME = re.compile(r"[A-Za-z][\w-]*+")
 _PORT_WORDS = frozenset({"port", "ports"})
+_DIGITS = re.compile(r"\d")
+_FORM_PARTS = re.compile(r"\d++|[^\W\d_]++")
+"""A value's runs of digits and of letters: its form is what is left when each is one sign
+("0x76" and "0x77" alike, "3.3V" another)."""
 _ADDRESS_WORDS = frozenset({"url", "address", "endpoint", "uri", "link", "addr"})
 VERSION_WORDS = frozenset(
     {"version", "ver", "requires", "required", "image", "tag", "pinned", "pin", "at", "current"}
@@ -81,6 +94,9 @@ class Attached(NamedTuple):
     thing: str
     """The thing's words as written, space-separated (its keys' `_` and `.` as spaces)."""
     value: str
+    row: str = ""
+    """A table's cell: its row's name, column and other cells, and its value's form, in
+    lower case ("": no table's)."""
 
 
 _NAME = r"`[A-Za-z_][\w.-]*+`|[A-Za-z][A-Za-z0-9]*+(?:[_.][A-Za-z0-9]++)++"
@@ -127,43 +143,7 @@ def said(sentence: str) -> list[Attached]:
         found.append(
             _attached([(match.group("set") or match.group("key")).strip("`")], match["value"])
         )
-    if ":" in sentence or " on " in sentence:
-        found += _listed(sentence)
     return list(dict.fromkeys(a for a in found if a is not None))
-
-
-_LEAD = re.compile(r"^\s*+([A-Za-z][\w .'-]{0,40}?)(?:\s*+:\s|\s++[—–]\s)")
-"""A list's lead, before its colon or dash ("Local ports — …", "Dev servers: …")."""
-_ITEM_SPLIT = re.compile(r"(?<!\s)(?:\s*+[,;]|\s++and\b)\s*+")
-"""Between a list's items: a comma, a semicolon or "and" (from a run's first space)."""
-_ITEM = re.compile(
-    r"^(?P<thing>`[A-Za-z_][\w.-]*+`|[A-Za-z][\w'-]*+(?:\s[A-Za-z][\w'-]*+){0,2})"
-    r"(?:\s*+:\s*+|\s++(?P<on>on)\s++(?=\d{4}))(?P<value>`[^`\s]++`|[\w.:/-]++)$"
-)
-"""An item of a list: a thing and its value ("api: 8080", "`WORKERS`: 8", "admin on 5174")."""
-_ASIDES = re.compile(r"\(([^()\n]{1,200})\)")
-
-
-def _listed(sentence: str) -> list[Attached | None]:
-    """The things a list in a sentence gives values, two or more ("Local ports — api:
-    8080, web: 3000", "Dev servers: admin on 5174, storefront on 5173", "(`A`: 8, `B`:
-    1)"): each its thing's, a port where the lead says ports or the item says "on" a port."""
-    found: list[Attached | None] = []
-    plain = _ASIDES.sub(" ", sentence).strip().rstrip(".")
-    lead = _LEAD.match(plain)
-    regions = [(lead.group(1) if lead else "", plain[lead.end() :] if lead else plain)]
-    regions += [("", aside) for aside in _ASIDES.findall(sentence)]
-    for head, region in regions:
-        items = [_ITEM.match(part) for part in _ITEM_SPLIT.split(region.strip().rstrip("."))]
-        if len(items) < 2 or None in items:
-            continue
-        ports = head.split()[-1].lower() in _PORT_WORDS if head else False
-        for item in items:
-            assert item is not None
-            thing = item.group("thing").strip("`")
-            port = ports or item.group("on") is not None
-            found.append(_attached([thing, "port"] if port else [thing], item.group("value")))
-    return found
 
 
 def structured(text: str) -> Iterator[tuple[int, Attached]]:
@@ -244,17 +224,22 @@ def _config_line(
             return None, indent
         sections.append((indent, opens.group("key")))
         return None, None
+    keys = [name for _, name in sections if name.lower() not in CONTAINERS]
+    owner = [program] if program else []
+    inline = _INLINE.match(stripped)
+    if inline is not None and (pin := _INLINE_VERSION.search(inline["body"])) is not None:
+        return _attached([*owner, *keys, inline["key"], "version"], pin["value"]), None
     match = ASSIGNMENT.match(stripped)
     if match is None:
         listed = _LISTED.match(stripped)
         if listed is None or product_named(listed.group("key")) is None:
             return None, None
         return _attached([listed.group("key"), "version"], listed.group("value")), None
-    keys = [name for _, name in sections if name.lower() not in CONTAINERS]
-    owner = [program] if program else []
-    return _attached(
-        [*owner, *keys, match.group("key") or match.group("quoted")], match.group("value")
-    ), None
+    named = match.group("key") or match.group("quoted")
+    # A package's entry of a dependencies section is its version (`tokio = "1.38"`).
+    dependency = bool(sections) and sections[-1][1].lower() in _DEPENDENCIES
+    pinned = ["version"] if dependency and product_named(named) is None else []
+    return _attached([*owner, *keys, named, *pinned], match.group("value")), None
 
 
 def _cells(row: str) -> list[str]:
@@ -263,13 +248,22 @@ def _cells(row: str) -> list[str]:
 
 def _row(header: Sequence[str], cells: Sequence[str]) -> Iterator[Attached]:
     """Each cell of a table's row after its first, the thing its row's name and its
-    column's header (a header saying only "value" adds nothing)."""
+    column's header (a header saying only "value" adds nothing, nor one beside a name that
+    says what its value is: "| Ktor dev server port | 8080 |"), and a cell holding a digit
+    in a row of three cells or more also keyed by the row's other cells (`Attached.row`)."""
     if len(cells) != len(header) or not cells[0] or len(cells[0]) > 40:
         return  # a row named by a sentence is no thing's
-    for column, cell in zip(header[1:], cells[1:], strict=True):
-        name = [] if column.lower() in _GENERIC_HEADERS else [column]
-        found = _attached([cells[0], *name], cell)
+    says_what = cells[0].split()[-1].lower() in _PORT_WORDS | _ADDRESS_WORDS | VERSION_WORDS
+    lowered = [cell.lower() for cell in cells]
+    keyed = len(cells) >= 3 and not cells[0].strip("#.").isdigit()  # a row's number: no name
+    for column, (header_cell, cell) in enumerate(zip(header[1:], cells[1:], strict=True), start=1):
+        generic = says_what or header_cell.lower() in _GENERIC_HEADERS
+        found = _attached([cells[0], *([] if generic else [header_cell])], cell)
         if found is not None:
+            if keyed and _DIGITS.search(found.value):
+                others = lowered[:column] + lowered[column + 1 :]
+                form = _FORM_PARTS.sub(lambda m: "9" if m[0][0].isdigit() else "a", found.value)
+                found = found._replace(row="|".join([*others, str(column), form]))
             yield found
 
 
@@ -329,8 +323,11 @@ def _version(words: Sequence[str], value: str, scope: Scope) -> tuple[str, str, 
         pinned = _VERSION_VALUE.match(value)
         split = [part for word in words for part in word.lower().split("-") if part]
         others = [w for w in split if w not in VERSION_WORDS and w not in CONTAINERS]
-        # The key's own product ("python" under "tool.poetry"), else the one its words name.
+        # The key's own product ("python" under "tool.poetry"), else the one its words name,
+        # else the one name a version key gives it (`tauri = { version = "2.1" }`).
         product = product_named(others[-1]) if others else None
+        if product is None and split[-1] == "version" and len(others) == 1:
+            product = others[0]
         if (
             pinned is None
             or product is None

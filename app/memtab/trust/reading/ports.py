@@ -5,9 +5,8 @@ A port is a number said as one — "port 3000", ":9100", "localhost:8025", "list
 is not: "port 7001, not 7000"); its service is the words that open the clause, up to its
 verb or preposition ("The agent's metrics endpoint listens…": agent metrics), after a
 label's colon ("Local LLM: my Ollama listens on…"), the label when the clause opens on
-the port ("Backend: port 8080", "Traefik dashboard — http://localhost:8089"), or what a
-person reaches it for ("I point my browser at localhost:4200 for the Angular app"); a
-name in parentheses after it is the same service's other name ("Docs preview
+the port ("Backend: port 8080", "Traefik dashboard — http://localhost:8089"); a name in
+parentheses after it is the same service's other name ("Docs preview
 (sphinx-autobuild) runs on…"). Where it holds (`scopes`) is read from the clause and its
 short asides. A clause that says what was, what may be, what will be or what holds only
 at times gives none; nor a sentence said as a comparison, nor a bound ("up to 88").
@@ -72,9 +71,6 @@ _GENERIC = frozenset(
 _NAME = re.compile(r"^[\w.'-]+(?:\s+[\w.'-]+){0,2}$")
 _DASH_LABEL = re.compile(r"^([A-Za-z][\w.' -]{0,30}?[\w.'])\s[—–]\s(?=\S{0,60}?:\d)")
 """A label and a dash before an address with a port: the label's colon."""
-_FOR_SERVICE = re.compile(r"\d\s++for\s++(?P<service>[\w .'-]{2,40})$")
-"""What an address is for, after it ("I point my browser at localhost:4200 for the app")."""
-_PERSON = frozenset({"i", "we", "you", "i'm", "we're"})
 
 
 class Port(NamedTuple):
@@ -119,9 +115,6 @@ def _port(clause: str, sentence: str) -> Port | None:
     written = _subject(after if colon else before)
     if not written and colon:
         written = _subject(label)
-    opening = clause.split(maxsplit=1)[:1]
-    if opening and opening[0].lower() in _PERSON and (aim := _FOR_SERVICE.search(clause)):
-        written = _subject(aim.group("service"))  # what the person reaches it for
     service = service_of(written)
     if not service:  # "Port: 8000" under "## API": its note's (`owners.owned`)
         return Port(frozenset(), frozenset(), Scope(frozenset(), "", False), value, "")

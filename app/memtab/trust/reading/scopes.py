@@ -4,7 +4,8 @@ of these are no contradiction ("Staging API on 3001" / "Prod API on 3000", "Post
 (docker) on 5433" / "the system Postgres on 5432").
 
 A statement naming no environment holds where its memory's readers work (their machine:
-"local", "dev" and "my" say nothing more); one saying "every environment" holds in each.
+"local", "dev" and "my" say nothing more), one saying "locally" beside an environment in
+both; one saying "every environment" holds in each.
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ HEDGED = (
 times: the readers read no value from it (each adds its own)."""
 SCOPE_STEMS = frozenset({*ENVIRONMENTS, *CONTAINED, "local", "dev", "develop", "laptop", "my"})
 """Stems that say where a statement holds, not what it is about."""
+LOCAL = "local"
+"""The readers' own machine, as an environment ("Postgres 16 locally and in prod")."""
 
 
 class Scope(NamedTuple):
@@ -49,6 +52,8 @@ def scope_of(text: str) -> Scope:
     """Where `text` says it holds (see the module doc)."""
     stems = set(stems_of(text))
     environments = frozenset(ENVIRONMENTS[s] for s in stems if s in ENVIRONMENTS)
+    if environments and stems & {"local", "laptop"}:
+        environments |= {LOCAL}
     places = {CONTAINED[s] for s in stems if s in CONTAINED}
     place = places.pop() if len(places) == 1 else ""
     return Scope(environments, place, _EVERYWHERE.search(text) is not None)
@@ -71,13 +76,14 @@ def unpack(packed: str) -> Scope:
 
 
 def same_place(one: Scope, other: Scope) -> bool:
-    """Whether two statements hold in one place: the same environments (or one says every
-    one), and not one in a container and the other on the machine itself."""
+    """Whether two statements hold in one place: an environment of both (or one says every
+    one; none named is the readers' machine), and not one in a container and the other on
+    the machine itself."""
     if one.place and other.place and one.place != other.place:
         return False
     if one.everywhere or other.everywhere:
         return True
-    return one.environments == other.environments
+    return bool((one.environments or {LOCAL}) & (other.environments or {LOCAL}))
 
 
 def placed(scope: Scope, owner: str) -> Scope:

@@ -1,15 +1,15 @@
 """The value a sentence gives a setting in code: `MAX_WORKERS=8` (docs/formats.md §19.6).
 
 A setting is an upper-case name and its value in a code span (`X=8`, `X = 8`; or a config
-file's, a number or a flag: "`max_connections = 200`", "`replicas: 3`"; or a name in a code span
-given a number after it: "set `WEB_CONCURRENCY` to 4"; a program's long flag given a
-number is that program's setting: "Gunicorn runs with `--workers 5`"), the
-only value of that name in its clause; never a secret (a token, a key, a password) nor
-one that names where it runs (`NODE_ENV`, `LOG_LEVEL`, a host, a path). What comes
-before an arrow is what was ("`X=4` -> `X=8`", "when asked… -> set `X=8`"); a clause that
-says what was, may be or holds only at times gives none. Where it holds (`scopes`: "in
-CI", "in production", "on my laptop") and what it is for ("for the importer") tell two
-settings of one name apart.
+file's, a number or a flag: "`max_connections = 200`", "`replicas: 3`"; or a name in a code
+span given a number after it: "set `WEB_CONCURRENCY` to 4"; a program's long flag given a
+number is that program's setting: "Gunicorn runs with `--workers 5`"), the only value of
+that name in its clause; never a secret (a token, a key, a password) nor one that names
+where it runs (`NODE_ENV`, `LOG_LEVEL`, a host, a path). What comes before an arrow is what
+was ("`X=4` -> `X=8`", "when asked… -> set `X=8`"); a clause that says what was, may be or
+holds only at times gives none (what a colon after its code explains is no part of it).
+Where it holds (`scopes`: "in CI", "in production", "on my laptop") and what it is for ("for
+the importer") tell two settings of one name apart.
 """
 
 from __future__ import annotations
@@ -80,7 +80,11 @@ def settings(sentence: str) -> list[Setting]:
         return []
     found: dict[str, Setting] = {}
     for clause in _CLAUSE.split(_ARROW.split(sentence)[-1]):
-        if _HEDGE.search(_SETTING.sub(" ", clause)):
+        # What a colon after the last span explains hedges nothing of it ("Keep `X=false`
+        # even locally: reloading leaks connections until…").
+        parts = clause.split(": ")
+        coded = max((i for i, part in enumerate(parts) if "`" in part), default=len(parts) - 1)
+        if _HEDGE.search(_SETTING.sub(" ", ": ".join(parts[: coded + 1]))):
             continue
         said = [*_SETTING.finditer(clause), *_CONFIG.finditer(clause), *_SET_TO.finditer(clause)]
         given = [(m.group("key"), m.group("value"), m.start(), m.end()) for m in said]

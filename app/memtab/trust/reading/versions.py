@@ -30,7 +30,7 @@ from memtab.trust.words import stems_of
 _ALIASES = {
     "pg": "postgres", "postgresql": "postgres", "psql": "postgres", "k8s": "kubernetes",
     "node.js": "node", "nodejs": "node", "golang": "go", "py": "python", "ts": "typescript",
-    "tailwindcss": "tailwind", "nextjs": "next.js",
+    "tailwindcss": "tailwind", "nextjs": "next.js", "jdk": "java", "openjdk": "java",
 }  # fmt: skip
 _KNOWN = frozenset(
     {"postgres", "mysql", "mariadb", "redis", "mongodb", "python", "node", "react", "vue",
@@ -69,7 +69,7 @@ _VERSION = re.compile(
 product's name joins the two ("Postgres 15 + TimescaleDB")."""
 _UNIT_AFTER = re.compile(r"\s+(?!lts\b|in\b|on\b|for\b|with\b|as\b|is\b|and\b|at\b|since\b|"
                          r"everywhere\b|across\b|now\b|here\b|only\b|too\b|by\b|from\b|"
-                         r"via\b|under\b|locally\b|installed\b|(?:runtime|image|toolchain|"
+                         r"via\b|under\b|locally\b|installed\b|so\b|(?:runtime|image|toolchain|"
                          r"interpreter|compiler|jdk|jre|sdk|instance|cluster|engine|series|"
                          r"line|release)s?\b)[a-z]", re.IGNORECASE)  # fmt: skip
 """A word after the number that makes it a count ("3 retries", "Keep 7 days"), not one
