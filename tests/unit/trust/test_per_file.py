@@ -338,6 +338,7 @@ WORKED_OUT = {
     40: "1751327577d62b07",
     41: "fe9b3bde9a87e122",
     42: "fe9b3bde9a87e122",
+    43: "538374451d9c97d5",
 }
 """What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
 `per_file.CACHE_VERSION`."""
@@ -405,6 +406,7 @@ DECIDED = {
     40: "c8b81d791ddc55a5",
     41: "7876b96f7af843f3",
     42: "7876b96f7af843f3",
+    43: "7876b96f7af843f3",
 }
 """What the duplicates decide over the seeded duplicates (`_decided`), digested, by
 `per_file.CACHE_VERSION`: the kept pair searches and statement groups are keyed by the files'
