@@ -102,6 +102,8 @@ CASES: tuple[Case, ...] = (
     Case("command", "## Tests\n\n- `npm test`", "Run the tests: `pnpm vitest run`.", C, SAME),
     Case("command", "Seed the database: `rake db:seed`.",
          "The database is seeded by `bin/seed`.", C, SAME),
+    Case("command", "`make docs` builds the API reference.",
+         "Build the API reference with `mkdocs build`.", C, SAME),
     # A path.
     Case("path", "The fixtures live in `spec/fixtures/`.", "Fixtures are in `test/data/`.", C,
          SAME),
@@ -196,6 +198,8 @@ CASES: tuple[Case, ...] = (
          "Run the e2e tests with `playwright test`.", N, SAME),
     Case("command", "Run the tests with `pnpm test`.",
          "Run the tests with `pnpm test --filter api`.", N, SAME),
+    Case("command", "`just wipe` empties the local cache.", "`just warm` fills the local cache.",
+         N, SAME),  # one thing, two jobs: a command that opens its sentence does what follows
     Case("path", "The fixtures live in `tests/fixtures/`.",
          "Snapshots live in `tests/__snapshots__/`.", N, SAME),
     Case("schedule", "Deploy on Wednesdays.", "Never deploy on Fridays.", N, SAME),

@@ -146,9 +146,12 @@ def command_or_path(sentence: str, spans: list[str]) -> list[Said]:
         return _path(rest, paths[0])
     if len(commands) == 1 and len(spans) == 1:
         # The purpose is a noun phrase: what follows the last article ("Kick off the api
-        # tests via…" is the api tests'), or all of it where there is none.
+        # tests via…" is the api tests'), or all of it where there is none. A command that
+        # opens the sentence is its subject: what it does is all the rest, its verb too
+        # ("`make db-reset` drops the dev database" and "`make seed` fills it" are two jobs).
         words = rest.split()
-        cut = max((i + 1 for i, w in enumerate(words) if w.lower() in _DETERMINERS), default=0)
+        opens = sentence.lstrip("-*+ \t").startswith(f"`{commands[0]}`")
+        cut = 0 if opens else _after_last_article(words)
         purpose = " ".join(words[cut:]) if cut < len(words) else rest
         label, colon, _ = purpose.partition(":")
         if colon and (said := _PREDICATE.split(label, maxsplit=1))[1:]:
@@ -161,6 +164,10 @@ def command_or_path(sentence: str, spans: list[str]) -> list[Said]:
             value = " ".join(commands[0].split())
             return [("command", key, value, f"the command for {_thing(rest)}")]
     return ownerless
+
+
+def _after_last_article(words: list[str]) -> int:
+    return max((i + 1 for i, w in enumerate(words) if w.lower() in _DETERMINERS), default=0)
 
 
 def assigns(span: str) -> bool:
@@ -179,5 +186,5 @@ def _path(words: str, path: str) -> list[Said]:
 
 
 def _thing(rest: str, skip: frozenset[str] = _THING_SKIP) -> str:
-    words = [w for w in _WORD_TOKEN.findall(rest) if w.lower() not in skip]
+    words = [w for w in _WORD_TOKEN.findall(rest) if w.lower() not in skip and w.strip("'-")]
     return " ".join(words[:4]).lower() or "it"
