@@ -316,6 +316,13 @@ def add_commands(commands: Commands, module: str) -> None:
             declared.add_to(commands)
 
 
+def record_of(kind: type[R], source: object, **given: Any) -> R:
+    """A `kind` record (what `--json` prints) whose fields are `source`'s attributes of the same
+    names, but those `given`: a field is named once, in its record's class."""
+    names = [field.name for field in kind.fields() if field.name not in given]
+    return kind(**{name: getattr(source, name) for name in names}, **given)
+
+
 def open_store(
     home: Home, workspace_id: str | None, *, actor: str = "user"
 ) -> tuple[MemoryStore, Registry]:

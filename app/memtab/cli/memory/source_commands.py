@@ -15,6 +15,7 @@ from memtab.cli.common import (
     format_table,
     open_store,
     print_json,
+    record_of,
     require_memory_path,
 )
 from memtab.cli.options import CliError
@@ -186,18 +187,11 @@ def _mux_row(home: Home) -> SourceRow:
 
 def _source_row(listing: SourceListing) -> SourceRow:
     source = listing.source
-    return SourceRow(
-        id=source.id,
-        agent=source.agent,
+    return record_of(
+        SourceRow,
+        source,
         root=str(source.root),
-        project=source.project,
-        writable=source.writable,
         file_count=listing.file_count,
-        label=source.label,
-        read_only_reason=source.read_only_reason,
-        has_history=source.has_history,
-        note=source.note,
-        shared=source.shared,
         error=listing.error,
         last_consolidated_at=listing.last_consolidated_ms,
     )
@@ -319,14 +313,7 @@ def run_show(
     source, file = find_file(discover(_context(home)), file_id)
     shown = read_source_file(source, file)
     if json:
-        return SourceText(
-            row=source_file_row(file),
-            content=shown.text,
-            sha256=shown.sha256,
-            rendered=shown.rendered,
-            over_cap=shown.over_cap,
-            note=shown.note,
-        )
+        return record_of(SourceText, shown, row=source_file_row(file), content=shown.text)
     sys.stdout.write(shown.text)
     if shown.text and not shown.text.endswith("\n"):
         sys.stdout.write("\n")
@@ -402,12 +389,7 @@ class CommitRow(Record, write_only=True):
 
     @classmethod
     def of(cls, commit: Commit) -> CommitRow:
-        return cls(
-            sha=commit.sha,
-            committed_at=commit.committed_at_ms,
-            subject=commit.subject,
-            files=commit.files,
-        )
+        return record_of(cls, commit, committed_at=commit.committed_at_ms)
 
 
 class SourceLog(Record, write_only=True):

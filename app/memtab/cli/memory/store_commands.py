@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Annotated, Literal
 
-from memtab.cli.common import command, elide, format_table, group, open_store
+from memtab.cli.common import command, elide, format_table, group, open_store, record_of
 from memtab.cli.options import CliError
 from memtab.demo import create_demo_home
 from memtab.fs.jsonfile import JsonError, parse_json
@@ -226,19 +226,11 @@ class WorkspaceRow(Record, write_only=True):
 
 
 def _workspace_row(workspace: Workspace) -> WorkspaceRow:
-    return WorkspaceRow(
-        id=workspace.id,
-        name=workspace.name,
-        title=workspace.title,
-        path=workspace.path,
-        project_path=workspace.project_path,
-        project_name=workspace.project_name,
-        projects=workspace.projects,
-        archived=workspace.archived,
-        multi_project=workspace.multi_project,
+    return record_of(
+        WorkspaceRow,
+        workspace,
         project_available=workspace.project_identity is not None,
         parent_workspace_id=workspace.parent_id,
-        created_at=workspace.created_at,
         notebook_workspace_id=workspace.notebook_id,
     )
 
