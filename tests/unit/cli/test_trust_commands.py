@@ -13,8 +13,9 @@ from memtab.cli.main import main
 from memtab.sources.claude.source import encode_project_path
 from memtab.store.home import Home
 from memtab.store.sidecars.registry import add_workspace
-from memtab.trust.contradictions import disagreements, engine
+from memtab.trust.contradictions import disagreements
 from memtab.trust.contradictions.engine import ContradictionsEngine
+from memtab.trust.contradictions.kept_report import KeptContradictions
 from memtab.trust.contradictions.records import ClaimedLine, Contradiction, ContradictionsReport
 from memtab.trust.duplicates.engine import DuplicatesEngine
 from memtab.trust.duplicates.records import DuplicateGroup, DuplicatesReport
@@ -171,7 +172,7 @@ def test_a_thing_said_three_ways_is_one_contradiction_and_a_cut_answer_says_so(
     [found] = report["contradictions"]
     assert [side["value"] for side in found["others"]] == ["9000"]
     assert "moreValues" not in found and "cut" not in report
-    monkeypatch.setattr(engine, "TIME_BOUND_S", -1.0)
+    monkeypatch.setattr(KeptContradictions, "time_bound", -1.0)
     monkeypatch.setattr(disagreements, "TESTS_A_LOOK", 1)
     status, out = run(home, capsys, "contradictions")
     assert status == 0 and "Compared for -1 s and stopped" in out

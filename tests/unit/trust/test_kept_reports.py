@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -350,3 +352,53 @@ def test_equal_contexts_are_one_key() -> None:
 
 def _json_of(report: Any) -> str:
     return json.dumps(report.to_json(), separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+RUN_LISTING_IMPORTS = (
+    "import sys, time\n"
+    "from memtab.cli.main import main\n"
+    "from memtab.trust.memories import MemoryEngine\n"
+    f"MemoryEngine.now_ns = staticmethod(lambda: time.time_ns() + {LATER})  # settled\n"
+    "status = main(sys.argv[2:])\n"
+    "open(sys.argv[1], 'w').write('\\n'.join(sys.modules))\n"
+    "sys.exit(status)\n"
+)
+"""A command run as its process runs it, the modules it imported written to a file."""
+
+
+@pytest.mark.slow  # slow: three processes running the command, ~0.5 s of CPU each
+@pytest.mark.parametrize(
+    ("command", "heavy"),
+    [
+        ("duplicates", ("memtab.trust.duplicates.engine",)),
+        ("contradictions", ("memtab.trust.contradictions.engine", "memtab.trust.claims")),
+    ],
+)
+def test_a_warm_json_run_imports_neither_the_engine_nor_its_readers(
+    home: Home, tmp_path: Path, command: str, heavy: tuple[str, ...]
+) -> None:
+    """A warm `--json` run prints what the last one printed: the engine and the readers it
+    needs to find (their patterns compiled: a tenth of a warm run's CPU) are imported only
+    by a run that finds — a cold one, and one after a file changed."""
+    imported = tmp_path / "modules.txt"
+    env = {**os.environ, "MEMTAB_CONFIG_DIR": str(tmp_path / "config")}
+
+    def run() -> tuple[int, str, set[str]]:
+        args = ["--home", str(home.root), command, "--json", "--no-sources"]
+        done = subprocess.run(
+            [sys.executable, "-c", RUN_LISTING_IMPORTS, str(imported), *args],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        return done.returncode, done.stdout, set(imported.read_text(encoding="utf-8").split())
+
+    cold = run()
+    warm = run()
+    assert cold[0] == warm[0] == 1 and warm[1] == cold[1]
+    assert set(heavy) <= cold[2] and set(heavy) & warm[2] == set()
+    _change_one_file(home)
+    changed = run()
+    assert changed[1] != cold[1] and set(heavy) <= changed[2]

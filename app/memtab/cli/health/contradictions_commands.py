@@ -3,15 +3,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from memtab.cli.common import command
 from memtab.cli.health.trust_report import exit_status, found_report, place_in_words, say_found
 from memtab.fs.terminal_text import printable
 from memtab.humanize import plural
 from memtab.store.home import Home
-from memtab.trust.contradictions.engine import ContradictionsEngine
+from memtab.trust.contradictions.kept_report import KeptContradictions
 from memtab.trust.contradictions.records import Contradiction, ContradictionsReport
-from memtab.trust.judging.contradictions import judge_contradictions, wider_contradictions
+from memtab.trust.judging.asking import ModelJudge
 from memtab.trust.report import CONTRADICTION_CANDIDATES
+
+if TYPE_CHECKING:  # lazy: the engine only for a run that finds (below)
+    from memtab.trust.contradictions.engine import ContradictionsEngine
 
 
 @command(
@@ -45,18 +50,31 @@ def run_contradictions(
         offline: the offline engine alone: do not ask the configured model to judge what it
             found, nor the pairs it did not confirm
     """
-    engine = ContradictionsEngine(home, sources=not no_sources)
+    light = KeptContradictions(home, sources=not no_sources)
+
+    def make() -> ContradictionsEngine:  # its modules imported by a run that finds alone
+        from memtab.trust.contradictions.engine import ContradictionsEngine
+
+        return ContradictionsEngine(home, sources=not no_sources)
+
+    engine = light.followed_by(make)
+
+    def judged(found: ContradictionsReport, by: ModelJudge) -> ContradictionsReport:
+        # lazy: as the engine (only a run a model judges)
+        from memtab.trust.judging.contradictions import judge_contradictions, wider_contradictions
+
+        wider = wider_contradictions(found, engine().compared)
+        return judge_contradictions(found, by, wider, engine().contradiction_of)
+
     return found_report(
         home,
         "contradictions",
-        lambda reuse: engine.find(workspace, reuse=reuse),
-        lambda found, by: judge_contradictions(
-            found, by, wider_contradictions(found, engine.compared), engine.contradiction_of
-        ),
+        lambda reuse: engine().find(workspace, reuse=reuse),
+        judged,
         json=json,
         offline=offline,
-        printed=lambda: engine.printed_report(workspace),
-        printed_of=engine.printed_of,
+        printed=lambda: light.printed_report(workspace),
+        printed_of=lambda report: engine().printed_of(report),
     )
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING
 
 from memtab.cli.common import command
@@ -53,17 +52,14 @@ def run_duplicates(
         all_: show the groups kept as they are too (the window's Keep)
     """
     kept = () if all_ else load_kept(home)
-    light = MemoryEngine(home, sources=not no_sources)  # what a warm run needs of the engine
+    light = MemoryEngine(home, sources=not no_sources)
 
-    @functools.cache
-    def engine() -> DuplicatesEngine:
-        # lazy: a warm `--json` run prints what the last one did (`found_report`): the engine
-        # and its readers (~0.5 s of imports quiet) only for a run that finds
+    def make() -> DuplicatesEngine:  # its modules imported by a run that finds alone
         from memtab.trust.duplicates.engine import DuplicatesEngine
 
-        found = DuplicatesEngine(home, sources=not no_sources)
-        found.continue_from(light)
-        return found
+        return DuplicatesEngine(home, sources=not no_sources)
+
+    engine = light.followed_by(make)
 
     def judged(found: DuplicatesReport, by: ModelJudge) -> DuplicatesReport:
         # lazy: as the engine (only a run a model judges)

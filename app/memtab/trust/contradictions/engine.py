@@ -27,15 +27,16 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import PurePath
 from typing import Any, Literal, NamedTuple, get_args
 
-from memtab.check.documents import Collected, Document, Listed
+from memtab.check.documents import Collected, Document
 from memtab.fs.memo import collection_paused
 from memtab.kept.per_file import KeptOnDisk, NotAsMadeError, PerFile, is_line, only
-from memtab.kept.reports import KeptPrinted, KeptReport
+from memtab.kept.reports import KeptReport
 from memtab.markdown import text_lines
 from memtab.store.home import Home
 from memtab.store.text.content_lines import normalize_line
 from memtab.trust.claims import Claim, claims_of
 from memtab.trust.contradictions.disagreements import Disagreement, Said, disagreements
+from memtab.trust.contradictions.kept_report import KeptContradictions
 from memtab.trust.contradictions.records import (
     ClaimedLine,
     ClaimKind,
@@ -44,7 +45,7 @@ from memtab.trust.contradictions.records import (
     SaidAt,
 )
 from memtab.trust.contradictions.times import BlamedTimes, LineTime
-from memtab.trust.memories import MemoryEngine, anew, copies_of, place_of
+from memtab.trust.memories import anew, copies_of, place_of
 from memtab.trust.polarity import UNSURE
 from memtab.trust.records import MemoryPlace
 
@@ -56,8 +57,6 @@ MAX_VALUES = 10
 """At most this many values of one thing are listed, the rest counted."""
 MAX_PLACES = 25
 """At most this many places of one value are listed (the newest), the rest counted."""
-TIME_BOUND_S = 5.0
-"""The search for disagreements stops after this long (the answer says so)."""
 
 
 class Found(NamedTuple):
@@ -67,7 +66,7 @@ class Found(NamedTuple):
     candidates: list[Contradiction]
 
 
-class ContradictionsEngine(MemoryEngine):
+class ContradictionsEngine(KeptContradictions):
     """Finds the contradictions of a home's memory (see the module doc)."""
 
     def __init__(
@@ -97,7 +96,6 @@ class ContradictionsEngine(MemoryEngine):
         )
         self._clock = clock
         self._timed_out = False
-        self.time_bound = TIME_BOUND_S
         self.cut = ""
         """Why the last run's answer is not whole, in words ("": it is)."""
         self.compared: list[Document] = []
@@ -120,19 +118,6 @@ class ContradictionsEngine(MemoryEngine):
         if reports is not None:
             self.cut = report.cut
         return report
-
-    def printed_report(self, workspace_id: str | None = None) -> KeptPrinted | None:
-        """What `--json` printed of the report a run over the same memory kept (`printed`),
-        no record rebuilt; None when a file changed or none was kept."""
-        if self._blamed is None:
-            return None
-        return self.printed(workspace_id, "contradictions", self._context)
-
-    def _context(self, listed: Listed) -> object:
-        """What a report depends on besides the memory: the time bound, the histories its
-        lines are blamed by."""
-        assert self._blamed is not None
-        return ("contradictions", self.time_bound, self._blamed.histories(listed))
 
     def report_of(
         self, documents: Sequence[Document], *, everything: bool = True

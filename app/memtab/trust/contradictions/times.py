@@ -15,7 +15,6 @@ import os
 from collections.abc import Callable, Collection
 from typing import Any
 
-from memtab.blame.service import blame_file
 from memtab.check.documents import Document, Listed
 from memtab.file_protocol.file_ref import SourceError, parse_file_id
 from memtab.file_protocol.memory_file import MemoryFileError
@@ -99,6 +98,9 @@ class BlamedTimes:
     def _blame(self, document: Document) -> Times:
         if document.origin is None:
             return {}
+        # lazy: a warm run asks only the histories' state (`histories`), never blames
+        from memtab.blame.service import blame_file
+
         try:
             blamed = blame_file(document.origin.opened(document, self.home))
         except (MemoryFileError, MemoryStoreError, SourceError, PathError, OSError, TypeError):
