@@ -304,10 +304,11 @@ ROWS: tuple[Row, ...] = (
     Row(
         "redaction",
         ("redact/",),
-        834,
+        841,
         "hold; +23 in issue 95: secret-named variables redacted, variable names left as names; "
         "+6: a license serial; +12: a text tried only by the rules whose needles it holds (a "
-        "40,000-lesson reply's dump redacted in 7 s, was 32 s)",
+        "40,000-lesson reply's dump redacted in 7 s, was 32 s); +7: a lower-camel secret name "
+        "(`storePassword=`: batch6's keystore password was in a writer's dump)",
     ),
     Row(
         "the command line's own frame (main, common, options)",

@@ -143,6 +143,7 @@ REDACTION = {
     "license_serial": F("", "a_serial=A1-AAAA"),
     "named_key": F("", "a_key=Aa1"),
     "secret_named_variable": F("", "a_", "pass=x"),
+    "camel_secret_variable": F("", "aA", "Password=x"),
     "registry_auth": F('"auth": "', "a"),
     "pgpass_password": F("a:1:a:a:", "a", ":"),
     "session_cookie": F("", "a.sess"),

@@ -528,6 +528,18 @@ RULES: tuple[Rule, ...] = (
         keeps=_not_a_variables_secret,
     ),
     _rule(
+        "camel_secret_variable",
+        "pass pwd secret token",
+        # `storePassword=…` and `keyPassword=…` (Android's key.properties, Gradle), `clientSecret:
+        # …`: a lower-camel name whose last word names a secret, given a value.
+        rf"{_NAME_START}[a-z][a-z0-9]{{0,30}}(?:[A-Z][a-z0-9]{{0,30}}){{0,5}}"
+        r"(?P<kind>Pass|Passwd|Pwd|Password|Passphrase|Secret|Token)"
+        r"\\?[\"']?[ \t]*(?::[ \t]+|=)[ \t]*(?P<q>[\"'])?"
+        rf"{_NOT_A_VALUE}(?P<secret>[^\s\"'`#,;]{{4,}})(?(q)(?P=q))",
+        words="a secret-named variable",
+        keeps=_not_a_variables_secret,
+    ),
+    _rule(
         "secret_in_prose",
         "pass pin key token secret",
         rf"(?i)(?<![\w-]){_PROSE_NAME}{_PROSE_LINK}{_NOT_A_VALUE}{_PROSE_VALUE}",

@@ -1,7 +1,8 @@
 """A variable named for a secret is redacted in every shape agents' sessions print one
-(issue 95): `*_PASS`, `*_PASSWD`, `*_PWD`, `*_SECRET`, `*_TOKEN`, `*_KEY`, set in an env file or
-a shell (`X=…`, `export X=…`) or given in YAML (`X: …`) — where a trace dump kept
-`PG_PASS=<password>` in clear while the same value inside the DSN beside it was redacted."""
+(issue 95): `*_PASS`, `*_PASSWD`, `*_PWD`, `*_SECRET`, `*_TOKEN`, `*_KEY` and lower-camel
+`storePassword`, set in an env file or a shell (`X=…`, `export X=…`) or given in YAML (`X: …`) —
+where a trace dump kept `PG_PASS=<password>` in clear while the same value inside the DSN beside
+it was redacted."""
 
 from __future__ import annotations
 
@@ -36,6 +37,9 @@ SECRET_NAMED = [
     "STRIPE_KEY=rk9Xk29vLq8mZ",
     f"  db_pass: {VALUE}",
     f"x-api-key: {VALUE}",
+    f"storePassword={VALUE}",
+    f"keyPassword={VALUE}",
+    f"clientSecret: {VALUE}",
 ]
 NO_SECRET = [
     "PG_PASS=${PG_PASS}",
@@ -49,6 +53,9 @@ NO_SECRET = [
     "ENABLE_TOKEN=true",
     "PGPASSFILE=/home/dev/.pgpass",
     "bypass=Xk29vLq8mZ",
+    "storePassword=${KEYSTORE_PASS}",
+    "nextPageToken: cursor",
+    "showPassword=false",
 ]
 
 
