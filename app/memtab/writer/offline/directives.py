@@ -308,7 +308,22 @@ _EN_HOUSE_PRACTICE = re.compile(
     r"^(?:here,? |in this (?:repo|repository|project|codebase),? )?we (?:use|build|deploy|ship)\b"
     rf"|^(?:here,? |in this (?:repo|repository|project|codebase|setup),? )we {_ONE_OFF}"
     rf"(?!{_REMARK_VERBS})[a-z]{{2,}}\b"
-    r"|^(?:keep|put|store) (?:every|all|each)\b",
+    r"|^(?:keep|put|store) (?:everything|every|all|each)\b",
+    re.IGNORECASE,
+)
+# A rule said in a house's usual shapes (English): labelled one ("Team convention: every lib
+# gets …", "the rule here is every route gets a <Head> …"), "Standalone components only, no
+# NgModules", "Money is never a double here", where anything of a kind goes ("Anything only the
+# vignettes need goes in Suggests", "anything that doesn't need the browser stays
+# server-rendered"), and a rule closed on "— always".
+_EN_HOUSE_SHAPE = re.compile(
+    r"^(?:(?:the|our|team|house) )?(?:rule|convention|policy)(?: here| we follow)?\s*:"
+    r"|\bthe (?:rule|convention|policy) (?:here |we follow )?is\b"
+    r"|^[a-z][\w -]{2,40}? only,\s+no (?!(?:worries|problem|rush|need|idea|way)\b)"
+    r"|\b(?:is|are) (?:never|always) [^.;:—–]{1,40}?\bhere\b"
+    r"|\b(?:anything|everything)\b[^.;:—–]{0,60}?\b(?:(?:goes|belongs|lives) (?:in|into|under)"
+    r"|stays (?:[a-z]+-)?[a-z]+ed)\b"
+    r"|[—–]\s*always\s*[,.;!]",
     re.IGNORECASE,
 )
 # Where a kind of thing goes ("CLI tests live in tests/cli/", "Migrations go under
@@ -366,14 +381,31 @@ def directives_in(text: str) -> list[str]:
     just run devtools::test() before you commit") is one too, read without its adverbs."""
     directives: list[str] = []
     withdrawing = False
+    before = ""  # the sentence before, when it is no rule
+    last: str | None = None  # the rule the sentence before states
     for sentence in sentences_typed(text):
         withdrawing = withdrawing or bool(_WITHDRAWS.search(sentence))
         directive = directive_of(sentence)
         if directive is None and withdrawing and directive_of(_LEADING_ADVERBS.sub("", sentence)):
             directive = _as_note(without_filler(sentence))  # in the user's words, adverbs too
+        if directive is None and directives and _USE_INSTEAD.match(sentence):
+            if _PROHIBITION.search(directives[-1]) and directives[-1] == last:
+                directives[-1] = _as_note(f"{directives[-1]} {sentence}")
+        elif directive is not None and len(directive.split()) < MIN_RULE_WORDS and before:
+            directive = _as_note(f"{before} {directive}")
+        before = sentence if directive is None and not asks(sentence) else ""
+        last = directive
         if directive and directive not in directives:
             directives.append(directive)
     return directives
+
+
+# A rule too short to name what it is about ("Never lein.") leans on the sentence before it
+# ("This is a deps.edn project, … tests are `clojure -X:test`."); a ban followed by what to use
+# instead ("We don't use `any` …. Use `unknown` and narrow.") is one rule.
+MIN_RULE_WORDS = 3
+_USE_INSTEAD = re.compile(r"^(?:use|prefer)\b", re.IGNORECASE)
+_PROHIBITION = re.compile(r"\b(?:don't|do not|never|no|not)\b", re.IGNORECASE)
 
 
 # The user takes back a rule they gave: "Scratch the check-before-every-commit thing I said
@@ -490,6 +522,8 @@ def is_directive(sentence: str) -> bool:
     if _EN_RULE_FOR_A_KIND.search(core) and _NAMES_A_THING.search(core):
         return True
     if _EN_HOUSE_RULE.search(core) or _EN_HOUSE_PRACTICE.match(core):
+        return True
+    if _EN_HOUSE_SHAPE.search(core):
         return True
     if _EN_PLACE_OF_A_KIND.search(core) or _EN_CLAUSE_RULE.search(core):
         return True
