@@ -296,6 +296,7 @@ WORST: dict[str, Worst] = {
     "memtab.writer.offline.answers:_ENGLISH_WORDS": S("", "thex "),
     "memtab.writer.offline.answers:_CJK_CHAR": F("", "a"),
     "memtab.writer.offline.answers:_SENTENCE_END": F(".", " ", "x"),
+    "memtab.writer.offline.answers:_OPENS_ON_A_PATH": M("", "a", "!"),
     "memtab.writer.offline.answers:_AGENT_TOOL": M("tas", "k"),
     "memtab.writer.offline.answers:_FIRM": S("", "port "),
     "memtab.writer.offline.answers:_JA_PAST_PROGRESSIVE": S("", "てい"),
