@@ -26,7 +26,7 @@ _FACT_MARKERS = re.compile(
     r"|workaround|gotcha|is not supported|isn't supported|has to|have to|otherwise"
     r"|(?:runs?|listens?|served|serves) on port|default port|port \d{2,5}\b|version \d"
     r"|no such|is (?:outdated|out of date|stale)|not (?:installed|available)|there is no"
-    r"|there's no)\b|\bneeds? (?=`)"
+    r"|there's no|fixed it)\b|\bneeds? (?=`|--?\w)"
     # Portuguese
     r"|\b(?:porque|obsoleto|requer|precisa|em vez de|não funciona|não existe|desatualizado"
     r"|roda na porta|porta \d|versão \d)\b"
