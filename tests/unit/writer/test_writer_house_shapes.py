@@ -41,7 +41,10 @@ def test_what_only_looks_like_one_is_no_directive(sentence: str) -> None:
 
 
 def test_a_short_rule_keeps_the_sentence_that_names_its_subject() -> None:
-    text = "This is a Gradle project, there's no Maven anywhere — builds are `./gradlew build`. Never mvn."
+    text = (
+        "This is a Gradle project, there's no Maven anywhere — builds are `./gradlew build`. "
+        "Never mvn."
+    )
     assert directives_in(text) == [text]
     # a rule that names its subject stands alone; a question before it is not its subject
     assert directives_in("Is this right? Never use mvn here.") == ["Never use mvn here."]

@@ -79,9 +79,9 @@ def corrections_in(text: str) -> list[str]:
     for line in text.splitlines():
         for admitted in _ADMITTED.finditer(line):
             clause = admitted["clause"].strip()
-            note = ended(clause[0].upper() + clause[1:])
-            if _NUMBER_TOKEN.search(clause) and note not in found:
-                found.append(note)
+            right = ended(clause[0].upper() + clause[1:])
+            if _NUMBER_TOKEN.search(clause) and right not in found:
+                found.append(right)
         for sentence in _SENTENCE_END.split(line.strip()):
             note = _correction(sentence)
             if note is not None and note not in found:
