@@ -21,6 +21,7 @@ from memtab.writer.offline.directives import directives_in, is_directive
         "Anything the browser doesn't need stays server-rendered in this app.",
         "Every schema change regenerates the client in api/gen — always, CI diffs it.",
         "keep everything UTC in the database layer, convert at the edges.",
+        "Keep each event under 64 KiB: the broker drops more, a hard limit for everything we send.",
     ],
 )
 def test_a_rule_in_a_house_shape_is_a_directive(sentence: str) -> None:
@@ -34,6 +35,7 @@ def test_a_rule_in_a_house_shape_is_a_directive(sentence: str) -> None:
         "Python only, no worries, I'll fix the rest.",  # a remark: "no" opens no ban here
         "It is never going to pass here without the key?",
         "Everything stays as it is.",
+        "Thanks for everything you did today.",
     ],
 )
 def test_what_only_looks_like_one_is_no_directive(sentence: str) -> None:

@@ -315,7 +315,7 @@ _EN_HOUSE_PRACTICE = re.compile(
 # gets …", "the rule here is every route gets a <Head> …"), "Standalone components only, no
 # NgModules", "Money is never a double here", where anything of a kind goes ("Anything only the
 # vignettes need goes in Suggests", "anything that doesn't need the browser stays
-# server-rendered"), and a rule closed on "— always".
+# server-rendered"), a rule closed on "— always", a limit "for everything we send".
 _EN_HOUSE_SHAPE = re.compile(
     r"^(?:(?:the|our|team|house) )?(?:rule|convention|policy)(?: here| we follow)?\s*:"
     r"|\bthe (?:rule|convention|policy) (?:here |we follow )?is\b"
@@ -323,7 +323,8 @@ _EN_HOUSE_SHAPE = re.compile(
     r"|\b(?:is|are) (?:never|always) [^.;:—–]{1,40}?\bhere\b"
     r"|\b(?:anything|everything)\b[^.;:—–]{0,60}?\b(?:(?:goes|belongs|lives) (?:in|into|under)"
     r"|stays (?:[a-z]+-)?[a-z]+ed)\b"
-    r"|[—–]\s*always\s*[,.;!]",
+    r"|[—–]\s*always\s*[,.;!]"
+    r"|\b(?:limit|rule|requirement|constraint) for (?:everything|anything|all|every|each)\b",
     re.IGNORECASE,
 )
 # Where a kind of thing goes ("CLI tests live in tests/cli/", "Migrations go under
