@@ -53,6 +53,20 @@ def test_the_agents_admission_takes_its_guess_back_and_keeps_the_right_value() -
     assert is_corrected_by(GUESS, "You're right about the port, the dev task passes 8123.")
 
 
+def test_the_users_rule_is_set_right_by_the_user_only() -> None:
+    rule = user("Always pin Node 20 in .nvmrc.")
+    assert "Always pin Node 20 in .nvmrc." in note_texts(rule)
+    agent = answer("The CI image is not 20 but 22, so `.nvmrc` pins nothing there.")
+    assert "Always pin Node 20 in .nvmrc." in note_texts(rule, agent)
+    corrected = user("Sorry, not 20 — it's Node 22 now.")
+    assert not any("Node 20" in note for note in note_texts(rule, corrected))
+    # as a model's evidence too
+    lines = [line.text for line in digest_of([rule, agent]).lines]
+    assert "Always pin Node 20 in .nvmrc." in lines
+    lines = [line.text for line in digest_of([rule, corrected]).lines]
+    assert "Always pin Node 20 in .nvmrc." not in lines
+
+
 def test_an_admission_without_a_value_is_no_correction_note() -> None:
     assert corrections_in("I was wrong about the port: I misread the config.") == []
     assert corrections_in("I was wrong about the port: it is 5433 on the host.") == [

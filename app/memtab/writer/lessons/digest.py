@@ -167,17 +167,27 @@ def _sentences(texts: Iterable[str], source: Source, rules: Sequence[str]) -> li
 
 def _corrected(events: Iterable[TranscriptEvent]) -> list[str]:
     """The sentences of the conversation (as `_sentences` reads them) holding a value a later
-    message says is wrong (`is_corrected_by`): no lesson's evidence."""
+    message says is wrong (`is_corrected_by`; the user's, only the user): no lesson's evidence."""
     seen: list[str] = []
+    users: set[str] = set()
     corrected: list[str] = []
     for event in events:
         if event.role not in ("user", "assistant") or not event.text.strip():
             continue
-        corrected += [s for s in seen if s not in corrected and is_corrected_by(s, event.text)]
-        if event.role == "user":
-            seen += statements(shown(human_text(event.text), MESSAGE_CHARS))
+        by_the_user = event.role == "user"
+        corrected += [
+            said
+            for said in seen
+            if said not in corrected
+            and (by_the_user or said not in users)
+            and is_corrected_by(said, event.text)
+        ]
+        if by_the_user:
+            sentences = statements(shown(human_text(event.text), MESSAGE_CHARS))
+            users.update(sentences)
         else:
-            seen += statements(shown(event.text, ANSWER_CHARS))
+            sentences = statements(shown(event.text, ANSWER_CHARS))
+        seen += sentences
     return corrected
 
 

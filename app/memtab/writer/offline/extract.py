@@ -238,7 +238,7 @@ class TranscriptDigest:
         origin = event.message_id or event.id
         self._project_dir = event.cwd or self._project_dir
         if event.role in ("user", "assistant") and event.text:
-            self._forget_corrected(event.text)
+            self._forget_corrected(event.text, by_the_user=event.role == "user")
             self._keep_corrections(event.text, origin)
         if event.role == "user" and event.text:
             self._after_failure = False
@@ -331,14 +331,17 @@ class TranscriptDigest:
         found = [fact for fact in corrections_in(text) if is_claimed(fact)]
         self._keep(self._corrections, found, "finding", origin)
 
-    def _forget_corrected(self, text: str) -> None:
+    def _forget_corrected(self, text: str, *, by_the_user: bool) -> None:
         """Take back what was kept before `text` holding a value `text` says is wrong (the agent
-        guessed port 8000; the user: "it isn't on 8000, it's 8123"): a note keeps no guess."""
-        for kind, kept in (
+        guessed port 8000; the user: "it isn't on 8000, it's 8123"): a note keeps no guess. The
+        user's own rules only the user sets right."""
+        kinds: list[tuple[OriginKind, list[str]]] = [
             ("finding", self._facts),
             ("finding", self._corrections),
-            ("directive", self._directives),
-        ):
+        ]
+        if by_the_user:
+            kinds.append(("directive", self._directives))
+        for kind, kept in kinds:
             for note in [note for note in kept if is_corrected_by(note, text)]:
                 kept.remove(note)
                 self._fact_weights.pop(note, None)
