@@ -29,3 +29,9 @@ def test_what_a_command_fixed_and_the_flag_a_command_needs_are_facts() -> None:
     assert facts_in_text(needs, concluded=True) == [needs]
     # what the agent fixed, and what a person needs, are no facts of the project
     assert facts_in_text("I fixed it in `src/app.ts` by renaming the import.") == []
+
+
+def test_what_the_agent_calls_the_catch_is_its_diagnosis() -> None:
+    said = "The catch was sqlx's offline mode: `cargo sqlx prepare` writes the query cache."
+    assert facts_in_text(f"Tests pass now. {said}", concluded=True) == [said]
+    assert facts_in_text(f"Tests pass now. {said}", concluded=False) == []  # said mid-work

@@ -38,7 +38,7 @@ _FACT_MARKERS = re.compile(
 # A diagnosis ("The problem was that …", "A solução foi …") is a fact once the agent has
 # finished — in its final answer or a sub-agent's report; said mid-work it is a hypothesis.
 _CONCLUSION_MARKERS = re.compile(
-    r"\b(?:the (?:problem|issue|bug) (?:was|is)|the solution (?:was|is)"
+    r"\b(?:the (?:problem|issue|bug|catch) (?:was|is)|the solution (?:was|is)"
     r"|causa raiz|o problema (?:era|é|foi|estava)|a solução (?:foi|é))\b|問題は|解決策は"
     r"|のは[、,]?[^。]{2,120}(?:ため|から|せい)(?:でした|です|だった|だ)[。]?$",
     re.IGNORECASE,
