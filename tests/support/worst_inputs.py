@@ -368,7 +368,7 @@ WORST: dict[str, Worst] = {
     "memtab.writer.offline.corrections:_SENTENCE_END": F("", "a. "),
     "memtab.writer.offline.corrections:_ADMITTED": F("", "wrong about the a: 1.a:a "),
     "memtab.writer.offline.corrections:_WRONG_VALUE": F("", "not `v1"),
-    "memtab.writer.offline.corrections:_WRONG_SUBJECT": F("", "you're right about the a-"),
+    "memtab.writer.offline.corrections:_WRONG_SUBJECT": F("", "wrong about the a-"),
     "memtab.writer.offline.corrections:_NUMBER_TOKEN": F("", "1a."),
     "memtab.writer.offline.corrections:_NAME": F("", "a-"),
     "memtab.writer.offline.notes:_WORD": F("a", "."),

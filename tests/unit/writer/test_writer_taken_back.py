@@ -47,10 +47,12 @@ def test_the_agents_admission_takes_its_guess_back_and_keeps_the_right_value() -
     notes = note_texts(guessed, failed, admitted)
     assert not any("5432" in note for note in notes)
     assert "Docker compose maps Postgres to 5433 on the host." in notes
-    # being right about a subject the note gives the same value for takes nothing back
+    # an admission about a subject the note gives the same value for takes nothing back, nor
+    # a remark that the user was right
     kept = "The dev server is on port 8123 (deno.json)."
-    assert not is_corrected_by(kept, "You're right about the port, the dev task passes 8123.")
-    assert is_corrected_by(GUESS, "You're right about the port, the dev task passes 8123.")
+    assert not is_corrected_by(kept, "I was wrong about the port: the dev task passes 8123.")
+    assert is_corrected_by(GUESS, "I was wrong about the port: the dev task passes 8123.")
+    assert not is_corrected_by(GUESS, "You're right about the tests, they are flaky.")
 
 
 def test_the_users_rule_is_set_right_by_the_user_only() -> None:

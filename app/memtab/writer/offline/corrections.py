@@ -38,17 +38,12 @@ _ADMITTED = re.compile(
     re.IGNORECASE,
 )
 # What a later message says was wrong: a value after a negation ("isn't on 8000, it's 8123",
-# "5173, not 3000"), or the subject someone was wrong (or the user right) about ("I was wrong
-# about the port", "you're right about the port").
+# "5173, not 3000"), or the subject someone was wrong about ("I was wrong about the port").
 _WRONG_VALUE = re.compile(
     r"\b(?:not|isn't|is not|wasn't|was not|aren't|are not|instead of)\s+(?:on\s+|at\s+)?`?v?"
     r"(?P<value>\d[\w.]*\w|\d)`?"
 )
-_WRONG_SUBJECT = re.compile(
-    r"\b(?:wrong|mistaken) about (?:the|my) (?P<subject>[\w-]+)"
-    r"|\b(?:you're|you are) right about (?:the|my) (?P<right>[\w-]+)",
-    re.IGNORECASE,
-)
+_WRONG_SUBJECT = re.compile(r"\b(?:wrong|mistaken) about (?:the|my) (?P<subject>[\w-]+)", re.I)
 _NAME = re.compile(r"[\w-]+")
 _NUMBER_TOKEN = re.compile(r"(?<![\w.])\d[\w.]*\w|(?<![\w.])\d(?![\w.])")
 
@@ -64,13 +59,8 @@ def is_corrected_by(note: str, later: str) -> bool:
         return True
     said_later = {token.rstrip(".") for token in _NUMBER_TOKEN.findall(later)}
     words = {word.casefold() for word in _NAME.findall(note)}
-    return (
-        any(
-            (found["subject"] or found["right"]).casefold() in words
-            for found in _WRONG_SUBJECT.finditer(later)
-        )
-        and not numbers <= said_later
-    )
+    wrong_about = (found["subject"].casefold() for found in _WRONG_SUBJECT.finditer(later))
+    return any(subject in words for subject in wrong_about) and not numbers <= said_later
 
 
 def corrections_in(text: str) -> list[str]:
