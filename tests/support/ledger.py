@@ -156,7 +156,7 @@ ROWS: tuple[Row, ...] = (
             "cli/background/writer_commands.py",
             "cli/memory/inbox_commands.py",
         ),
-        8_964,
+        9_108,
         "hold; +384 issue 95: the writer's evidence found by code (writer/lessons/); +255 issue "
         "95: a run sized to the server's speed, the model judging what code proposes; +243: the "
         "user's own sentences judged as rules under controls, a command kept only if it worked "
@@ -167,7 +167,10 @@ ROWS: tuple[Row, ...] = (
         "starved (batch4, untuned: 20 → 22 of 45), a forbidden flag, a stated rule kept "
         "whatever the model picks; +20: a model's answer adds to the offline notes on every task "
         "and drops none (Qwen 1.5B on batch4 15 → 31 of 45, as offline), the team's habit, a "
-        "ban, an emphatic tail read as rules (batch5, untuned: rules 12 → 14 of 27)",
+        "ban, an emphatic tail read as rules (batch5, untuned: rules 12 → 14 of 27); +144: a "
+        "value the session later says is wrong and a rule the user withdraws never kept nor "
+        "evidence, rules in a house's shapes, facts opening on a path (batch5 untrue 3 → 0, "
+        "rules 14 → 26 of 27, kept 19 → 39 of 46; every other batch the same or better)",
     ),
     Row(
         "dream (consolidation)",

@@ -23,7 +23,7 @@ from memtab.trust.rails import (
     squeezed,
     with_what_goes_with_them,
 )
-from memtab.writer.offline.directives import directives_in, human_text
+from memtab.writer.offline.directives import human_text, standing_rules
 from memtab.writer.prompts import (
     lessons_instructions,
     lessons_reminder,
@@ -69,7 +69,7 @@ class WriterRails:
         """`told`: what the run's own message says besides its data (its workspace,
         project and memory file), part of what a note may not restate."""
         said = [human_text(e.text) for e in events if e.role == "user" and not e.sidechain]
-        rules = [rule for e in events if e.role == "user" for rule in directives_in(e.text)]
+        rules = standing_rules(e.text for e in events if e.role == "user").kept
         # As the model saw it (a command it copies holds the redactions it was shown), each
         # text alone: a private key cut short is redacted to the end of its own text.
         heard = "\n".join(map(redact_outgoing, _texts_of(events)))

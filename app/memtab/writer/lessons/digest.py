@@ -12,7 +12,8 @@ from memtab.fs.terminal_text import without_controls
 from memtab.redact import redact_outgoing
 from memtab.transcripts.events import TranscriptEvent
 from memtab.trust.words import statements
-from memtab.writer.offline.directives import directives_in, human_text
+from memtab.writer.offline.corrections import is_corrected_by
+from memtab.writer.offline.directives import human_text, standing_rules
 from memtab.writer.offline.extract import extract_findings
 from memtab.writer.offline.notes import render_solved_problem
 from memtab.writer.offline.shell.commands import (
@@ -66,7 +67,7 @@ class Digest:
     said: tuple[str, ...] = ()
     """The user's messages."""
     rules: tuple[str, ...] = ()
-    """The standing rules the user stated (`directives_in`), among what they said."""
+    """The standing rules the user stated and kept (`standing_rules`), among what they said."""
     worked: tuple[str, ...] = ()
     """The commands that worked, as the digest shows them."""
     failed: tuple[str, ...] = ()
@@ -106,7 +107,8 @@ def digest_of(events: Sequence[TranscriptEvent], max_chars: int = DIGEST_CHARS) 
         longest = max(sections, key=lambda part: sum(map(len, part)))
         del longest[0]  # the oldest of the longest list goes first
     worked_lines = {f"`{c}`: {WORKED}": c for c, error in ran if error is None}
-    rules = [rule for text in said for rule in directives_in(text)]
+    rules, withdrawn = standing_rules(said)
+    corrected = _corrected(mainline)
     worked, failed = _outcomes(mainline)
     exchanges = [line for line in _exchanges(mainline) if line.text.endswith(tuple(said))]
     return Digest(
@@ -116,12 +118,16 @@ def digest_of(events: Sequence[TranscriptEvent], max_chars: int = DIGEST_CHARS) 
         worked=tuple(worked_lines[line] for line in commands if line in worked_lines),
         failed=(*(line for line in commands if line not in worked_lines), *solved),
         answers=tuple(answers),
-        lines=(
-            *_sentences(said, "user", rules),
-            *(Said(line, "command" if line in worked_lines else "failed") for line in commands),
-            *(Said(line, "solved") for line in solved),
-            *_sentences(answers, "answer", ()),
-            *exchanges,
+        lines=tuple(
+            line
+            for line in (
+                *_sentences(said, "user", rules),
+                *(Said(line, "command" if line in worked_lines else "failed") for line in commands),
+                *(Said(line, "solved") for line in solved),
+                *_sentences(answers, "answer", ()),
+                *exchanges,
+            )
+            if not _takes_back(line.text, withdrawn, corrected)
         ),
         ran=frozenset(worked),
         ran_and_failed=frozenset(failed - worked),
@@ -157,6 +163,43 @@ def _sentences(texts: Iterable[str], source: Source, rules: Sequence[str]) -> li
             lines.append(Said(text, source))
     lines += [Said(rule, source, rule) for rule in rules if rule not in placed]
     return lines
+
+
+def _corrected(events: Iterable[TranscriptEvent]) -> list[str]:
+    """The sentences of the conversation (as `_sentences` reads them) holding a value a later
+    message says is wrong (`is_corrected_by`; the user's, only the user): no lesson's evidence."""
+    seen: list[str] = []
+    users: set[str] = set()
+    corrected: list[str] = []
+    for event in events:
+        if event.role not in ("user", "assistant") or not event.text.strip():
+            continue
+        by_the_user = event.role == "user"
+        corrected += [
+            said
+            for said in seen
+            if said not in corrected
+            and (by_the_user or said not in users)
+            and is_corrected_by(said, event.text)
+        ]
+        if by_the_user:
+            sentences = statements(shown(human_text(event.text), MESSAGE_CHARS))
+            users.update(sentences)
+        else:
+            sentences = statements(shown(event.text, ANSWER_CHARS))
+        seen += sentences
+    return corrected
+
+
+def _takes_back(text: str, withdrawn: Sequence[str], corrected: Sequence[str]) -> bool:
+    """Whether a line holds a rule the user withdrew, or a sentence a later message corrects
+    without holding that correction too (an exchange, "…at :3000." "It's on 5173, not 3000.",
+    says the right value: a lesson keeping it rests on it)."""
+    lowered = text.lower()
+    return any(rule.rstrip(".!").lower() in lowered for rule in withdrawn) or any(
+        sentence.rstrip(".!").lower() in lowered and not is_corrected_by(sentence, text)
+        for sentence in corrected
+    )
 
 
 def _exchanges(events: Iterable[TranscriptEvent]) -> list[Said]:

@@ -26,7 +26,7 @@ _FACT_MARKERS = re.compile(
     r"|workaround|gotcha|is not supported|isn't supported|has to|have to|otherwise"
     r"|(?:runs?|listens?|served|serves) on port|default port|port \d{2,5}\b|version \d"
     r"|no such|is (?:outdated|out of date|stale)|not (?:installed|available)|there is no"
-    r"|there's no)\b|\bneeds? (?=`)"
+    r"|there's no|fixed it)\b|\bneeds? (?=`|--?\w)"
     # Portuguese
     r"|\b(?:porque|obsoleto|requer|precisa|em vez de|não funciona|não existe|desatualizado"
     r"|roda na porta|porta \d|versão \d)\b"
@@ -38,7 +38,7 @@ _FACT_MARKERS = re.compile(
 # A diagnosis ("The problem was that …", "A solução foi …") is a fact once the agent has
 # finished — in its final answer or a sub-agent's report; said mid-work it is a hypothesis.
 _CONCLUSION_MARKERS = re.compile(
-    r"\b(?:the (?:problem|issue|bug) (?:was|is)|the solution (?:was|is)"
+    r"\b(?:the (?:problem|issue|bug|catch) (?:was|is)|the solution (?:was|is)"
     r"|causa raiz|o problema (?:era|é|foi|estava)|a solução (?:foi|é))\b|問題は|解決策は"
     r"|のは[、,]?[^。]{2,120}(?:ため|から|せい)(?:でした|です|だった|だ)[。]?$",
     re.IGNORECASE,
@@ -217,7 +217,10 @@ _ENGLISH_WORDS = re.compile(
 _CJK_CHAR = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7a3]")
 _NOT_ASCII_PROSE = re.compile(r"[^\x00-\x7f“”‘’—–…→]")
 _PROSE_WORD = re.compile(r"[^\W\d_]{2,}")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`])|(?<=[。！？])")
+# A sentence opens on a capital, code, or a path ("test/runtests.jl can't be run directly").
+_PATH_OPENING = r"[\w.-]+/[\w.-]"
+_OPENS_ON_A_PATH = re.compile(_PATH_OPENING)
+_SENTENCE_END = re.compile(rf"(?<=[.!?])\s+(?=[A-Z`]|{_PATH_OPENING})|(?<=[。！？])")
 _AGENT_TOOL = re.compile(r"^(?:task|agent|spawn_agent|subagent|dispatch_agent)$", re.I)
 
 
@@ -294,7 +297,8 @@ def _fact(sentence: str, concluded: bool) -> str | None:
         return None  # what the code was doing before the session changed it
     if _KANA.search(body) and not _JAPANESE_SENTENCE_END.search(body):
         return None
-    body = body[0].upper() + body[1:]
+    if not _OPENS_ON_A_PATH.match(body):  # a path is written as it is
+        body = body[0].upper() + body[1:]
     return ended(body)
 
 
@@ -382,7 +386,7 @@ def stands_alone(text: str) -> bool:
     """Whether a note can be read alone: it names something concrete, does not lean on
     a sentence before it ("It requires …", "and `x` instead"), and holds no placeholder."""
     text = text.strip()
-    if not text or (text[0].islower() and not text.startswith("`")):
+    if not text or (text[0].islower() and not _OPENS_ON_A_PATH.match(text)):
         return False  # a continuation of something cut off before it
     if _LEANS_ON_CONTEXT.match(text) or _PLACEHOLDER.search(text) or _QUOTED_EXAMPLE.match(text):
         return False

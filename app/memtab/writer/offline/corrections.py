@@ -1,7 +1,8 @@
 """Corrected values: a sentence that sets a number right — "the lookback is 7 days, not 3", "the
-dev server is on port 3100 (Procfile.dev), not 3000 as I assumed" — said by the user correcting
-the agent, or by the agent correcting itself. A value someone already got wrong once is the
-fact most worth keeping (docs/formats.md §10.2)."""
+dev server is on port 3100 (Procfile.dev), not 3000 as I assumed", "I was wrong about the port:
+compose maps Postgres to 5433" — said by the user correcting the agent, or by the agent correcting
+itself. A value someone already got wrong once is the fact most worth keeping (docs/formats.md
+§10.2); a note holding the wrong one, said before the correction, is untrue (`is_corrected_by`)."""
 
 from __future__ import annotations
 
@@ -29,10 +30,48 @@ _NO_SUBJECT = re.compile(r"^(?:it|this|that|these|those|they|which|there|here)\b
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(`])")
 
 
+# "I was wrong about the port: <the right value>": the clause after the admission, when it
+# holds a number, up to where the next clause begins.
+_ADMITTED = re.compile(
+    r"\bwrong about (?:the|my) [\w-]+\s*[:—–]\s*(?P<clause>(?:[^.;:—–]|[.:](?=\S))+?)"
+    r"(?=[.;:]?\s*$|[.;:]\s|\s*[—–]|,\s+(?:and|but|so)\b)",
+    re.IGNORECASE,
+)
+# What a later message says was wrong: a value after a negation ("isn't on 8000, it's 8123",
+# "5173, not 3000"), or the subject someone was wrong about ("I was wrong about the port").
+_WRONG_VALUE = re.compile(
+    r"\b(?:not|isn't|is not|wasn't|was not|aren't|are not|instead of)\s+(?:on\s+|at\s+)?`?v?"
+    r"(?P<value>\d[\w.]*\w|\d)`?"
+)
+_WRONG_SUBJECT = re.compile(r"\b(?:wrong|mistaken) about (?:the|my) (?P<subject>[\w-]+)", re.I)
+_NAME = re.compile(r"[\w-]+")
+_NUMBER_TOKEN = re.compile(r"(?<![\w.])\d[\w.]*\w|(?<![\w.])\d(?![\w.])")
+
+
+def is_corrected_by(note: str, later: str) -> bool:
+    """Whether `later`, said after `note`, says a value of the note is wrong: it names one of
+    the note's numbers as the wrong one, or says someone was wrong about a subject the note
+    gives a number for that `later` does not give."""
+    numbers = {token.rstrip(".") for token in _NUMBER_TOKEN.findall(note)}
+    if not numbers:
+        return False
+    if any(found["value"].rstrip(".") in numbers for found in _WRONG_VALUE.finditer(later)):
+        return True
+    said_later = {token.rstrip(".") for token in _NUMBER_TOKEN.findall(later)}
+    words = {word.casefold() for word in _NAME.findall(note)}
+    wrong_about = (found["subject"].casefold() for found in _WRONG_SUBJECT.finditer(later))
+    return any(subject in words for subject in wrong_about) and not numbers <= said_later
+
+
 def corrections_in(text: str) -> list[str]:
     """The corrected values `text` states, each the clause that states it, as a note."""
     found: list[str] = []
     for line in text.splitlines():
+        for admitted in _ADMITTED.finditer(line):
+            clause = admitted["clause"].strip()
+            right = ended(clause[0].upper() + clause[1:])
+            if _NUMBER_TOKEN.search(clause) and right not in found:
+                found.append(right)
         for sentence in _SENTENCE_END.split(line.strip()):
             note = _correction(sentence)
             if note is not None and note not in found:

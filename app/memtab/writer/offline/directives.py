@@ -4,7 +4,8 @@ language a line is in, and which the offline writer claims (docs/formats.md §10
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from typing import NamedTuple
 
 from memtab.markdown import Line, LineKind, classify, item_text
 
@@ -307,7 +308,23 @@ _EN_HOUSE_PRACTICE = re.compile(
     r"^(?:here,? |in this (?:repo|repository|project|codebase),? )?we (?:use|build|deploy|ship)\b"
     rf"|^(?:here,? |in this (?:repo|repository|project|codebase|setup),? )we {_ONE_OFF}"
     rf"(?!{_REMARK_VERBS})[a-z]{{2,}}\b"
-    r"|^(?:keep|put|store) (?:every|all|each)\b",
+    r"|^(?:keep|put|store) (?:everything|every|all|each)\b",
+    re.IGNORECASE,
+)
+# A rule said in a house's usual shapes (English): labelled one ("Team convention: every lib
+# gets …", "the rule here is every route gets a <Head> …"), "Standalone components only, no
+# NgModules", "Money is never a double here", where anything of a kind goes ("Anything only the
+# vignettes need goes in Suggests", "anything that doesn't need the browser stays
+# server-rendered"), a rule closed on "— always", a limit "for everything we send".
+_EN_HOUSE_SHAPE = re.compile(
+    r"^(?:(?:the|our|team|house) )?(?:rule|convention|policy)(?: here| we follow)?\s*:"
+    r"|\bthe (?:rule|convention|policy) (?:here |we follow )?is\b"
+    r"|^[a-z][\w -]{2,40}? only,\s+no (?!(?:worries|problem|rush|need|idea|way)\b)"
+    r"|\b(?:is|are) (?:never|always) [^.;:—–]{1,40}?\bhere\b"
+    r"|\b(?:anything|everything)\b[^.;:—–]{0,60}?\b(?:(?:goes|belongs|lives) (?:in|into|under)"
+    r"|stays (?:[a-z]+-)?[a-z]+ed)\b"
+    r"|[—–]\s*always\s*[,.;!]"
+    r"|\b(?:limit|rule|requirement|constraint) for (?:everything|anything|all|every|each)\b",
     re.IGNORECASE,
 )
 # Where a kind of thing goes ("CLI tests live in tests/cli/", "Migrations go under
@@ -360,13 +377,96 @@ def looks_pasted(text: str) -> bool:
 
 
 def directives_in(text: str) -> list[str]:
-    """The standing rules a human message states, one per sentence, tidied as bullets."""
+    """The standing rules a human message states, one per sentence, tidied as bullets; after
+    a sentence withdrawing an earlier rule (`_WITHDRAWS`), what it says to do instead ("Locally
+    just run devtools::test() before you commit") is one too, read without its adverbs."""
     directives: list[str] = []
+    withdrawing = False
+    before = ""  # the sentence before, when it is no rule
+    last: str | None = None  # the rule the sentence before states
     for sentence in sentences_typed(text):
+        withdrawing = withdrawing or bool(_WITHDRAWS.search(sentence))
         directive = directive_of(sentence)
+        if directive is None and withdrawing and directive_of(_LEADING_ADVERBS.sub("", sentence)):
+            directive = _as_note(without_filler(sentence))  # in the user's words, adverbs too
+        if directive is None and directives and _USE_INSTEAD.match(sentence):
+            if _PROHIBITION.search(directives[-1]) and directives[-1] == last:
+                directives[-1] = _as_note(f"{directives[-1]} {sentence}")
+        elif directive is not None and len(directive.split()) < MIN_RULE_WORDS and before:
+            directive = _as_note(f"{before} {directive}")
+        before = sentence if directive is None and not asks(sentence) else ""
+        last = directive
         if directive and directive not in directives:
             directives.append(directive)
     return directives
+
+
+# A rule too short to name what it is about ("Never lein.") leans on the sentence before it
+# ("This is a deps.edn project, … tests are `clojure -X:test`."); a ban followed by what to use
+# instead ("We don't use `any` …. Use `unknown` and narrow.") is one rule.
+MIN_RULE_WORDS = 3
+_USE_INSTEAD = re.compile(r"^(?:use|prefer)\b", re.IGNORECASE)
+_PROHIBITION = re.compile(r"\b(?:don't|do not|never|no|not)\b", re.IGNORECASE)
+
+
+# The user takes back a rule they gave: "Scratch the check-before-every-commit thing I said
+# earlier", "Forget what I told you about X", "ignore my earlier rule on Y", "… no longer applies".
+_WITHDRAWS = re.compile(
+    r"^(?:(?:ok|okay|actually|also|and|oh)\b[,:]?\s+)*(?:scratch|forget|ignore|disregard|drop"
+    r"|cancel|undo|never mind|nevermind)\b[^.;!?]{0,80}?\b(?:(?:i|we) (?:said|told|asked|gave|wrote"
+    r"|mentioned)|earlier|before|previous|(?:that|the|my) rule)\b"
+    r"|\bno longer (?:applies|stands|holds)\b",
+    re.IGNORECASE,
+)
+_LEADING_ADVERBS = re.compile(r"^(?:(?:just|instead|only|simply|now|\w+ly)\b,?\s+)+", re.I)
+# Words that name no rule: what a withdrawal and a rule share without being about one thing.
+_NO_SUBJECT_WORDS = _words(
+    "the a an to of and or in on at for it its this that thing things rule rules i you we me "
+    "my your our said told asked earlier before previous scratch forget ignore disregard drop "
+    "cancel undo never mind always please just"
+)
+MIN_SHARED_WORDS = 2
+
+
+def _subject_words(text: str) -> frozenset[str]:
+    return frozenset(
+        word for word in _WORD.findall(text.casefold()) if word not in _NO_SUBJECT_WORDS
+    )
+
+
+def withdrawn(text: str, rules: Sequence[str]) -> list[str]:
+    """The earlier `rules` a human message takes back: for each sentence withdrawing one
+    (`_WITHDRAWS`), the rule sharing the most words with it, at least `MIN_SHARED_WORDS`
+    ("the check-before-every-commit thing" takes back "Always run devtools::check() before each
+    commit")."""
+    taken: list[str] = []
+    for sentence in sentences_typed(text):
+        if not _WITHDRAWS.search(sentence):
+            continue
+        words = _subject_words(sentence)
+        shared = {rule: len(words & _subject_words(rule)) for rule in rules if rule not in taken}
+        best = max(shared, key=shared.__getitem__, default=None)
+        if best is not None and shared[best] >= MIN_SHARED_WORDS:
+            taken.append(best)
+    return taken
+
+
+class StandingRules(NamedTuple):
+    kept: list[str]
+    withdrawn: list[str]
+
+
+def standing_rules(messages: Iterable[str]) -> StandingRules:
+    """The rules the human's messages state (`directives_in`), oldest first, and apart those a
+    later message takes back (`withdrawn`)."""
+    rules: list[str] = []
+    taken: list[str] = []
+    for text in messages:
+        for rule in withdrawn(text, rules):
+            rules.remove(rule)
+            taken.append(rule)
+        rules += [rule for rule in directives_in(text) if rule not in rules]
+    return StandingRules(rules, taken)
 
 
 def directive_of(sentence: str) -> str | None:
@@ -423,6 +523,8 @@ def is_directive(sentence: str) -> bool:
     if _EN_RULE_FOR_A_KIND.search(core) and _NAMES_A_THING.search(core):
         return True
     if _EN_HOUSE_RULE.search(core) or _EN_HOUSE_PRACTICE.match(core):
+        return True
+    if _EN_HOUSE_SHAPE.search(core):
         return True
     if _EN_PLACE_OF_A_KIND.search(core) or _EN_CLAUSE_RULE.search(core):
         return True

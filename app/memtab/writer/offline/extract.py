@@ -21,8 +21,8 @@ from memtab.writer.offline.answers import (
     is_agent_report,
     stands_alone,
 )
-from memtab.writer.offline.corrections import corrections_in
-from memtab.writer.offline.directives import directives_in, ended, is_claimed
+from memtab.writer.offline.corrections import corrections_in, is_corrected_by
+from memtab.writer.offline.directives import directives_in, ended, is_claimed, withdrawn
 from memtab.writer.offline.findings import (
     Findings,
     OriginKind,
@@ -238,6 +238,7 @@ class TranscriptDigest:
         origin = event.message_id or event.id
         self._project_dir = event.cwd or self._project_dir
         if event.role in ("user", "assistant") and event.text:
+            self._forget_corrected(event.text, by_the_user=event.role == "user")
             self._keep_corrections(event.text, origin)
         if event.role == "user" and event.text:
             self._after_failure = False
@@ -330,11 +331,30 @@ class TranscriptDigest:
         found = [fact for fact in corrections_in(text) if is_claimed(fact)]
         self._keep(self._corrections, found, "finding", origin)
 
+    def _forget_corrected(self, text: str, *, by_the_user: bool) -> None:
+        """Take back what was kept before `text` holding a value `text` says is wrong (the agent
+        guessed port 8000; the user: "it isn't on 8000, it's 8123"): a note keeps no guess. The
+        user's own rules only the user sets right."""
+        kinds: list[tuple[OriginKind, list[str]]] = [
+            ("finding", self._facts),
+            ("finding", self._corrections),
+        ]
+        if by_the_user:
+            kinds.append(("directive", self._directives))
+        for kind, kept in kinds:
+            for note in [note for note in kept if is_corrected_by(note, text)]:
+                kept.remove(note)
+                self._fact_weights.pop(note, None)
+                self._origins.pop((kind, note), None)
+
     # --- reading ---------------------------------------------------------------------
 
     def _user_text(self, text: str, origin: str) -> None:
         # The user's own rule is kept in every language `directives` reads: its words are
         # the user's, not the writer's judgement (`is_claimed`, docs/formats.md §10.2).
+        for rule in withdrawn(text, self._directives):
+            self._directives.remove(rule)
+            self._origins.pop(("directive", rule), None)
         self._keep(self._directives, directives_in(text), "directive", origin)
 
     def _call(self, call: TranscriptToolCall, origin: str) -> None:
