@@ -156,7 +156,7 @@ ROWS: tuple[Row, ...] = (
             "cli/background/writer_commands.py",
             "cli/memory/inbox_commands.py",
         ),
-        9_108,
+        9_120,
         "hold; +384 issue 95: the writer's evidence found by code (writer/lessons/); +255 issue "
         "95: a run sized to the server's speed, the model judging what code proposes; +243: the "
         "user's own sentences judged as rules under controls, a command kept only if it worked "
@@ -170,7 +170,8 @@ ROWS: tuple[Row, ...] = (
         "ban, an emphatic tail read as rules (batch5, untuned: rules 12 → 14 of 27); +144: a "
         "value the session later says is wrong and a rule the user withdraws never kept nor "
         "evidence, rules in a house's shapes, facts opening on a path (batch5 untrue 3 → 0, "
-        "rules 14 → 26 of 27, kept 19 → 39 of 46; every other batch the same or better)",
+        "rules 14 → 26 of 27, kept 19 → 39 of 46; every other batch the same or better); +12: a "
+        "rule the next sentence takes back on the spot (batch6, untuned: untrue 4 → 1)",
     ),
     Row(
         "dream (consolidation)",

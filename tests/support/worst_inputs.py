@@ -358,6 +358,7 @@ WORST: dict[str, Worst] = {
     "memtab.writer.offline.directives:_NOT_STANDING": S("don't a it", " ", "x"),
     "memtab.writer.offline.directives:_WITHDRAWS": S("", "scratch a "),
     "memtab.writer.offline.directives:_LEADING_ADVERBS": M("", "only, ", "x"),
+    "memtab.writer.offline.directives:_TAKEN_BACK_AT_ONCE": S("", "actually ,,"),
     "memtab.writer.offline.directives:_EN_HOUSE_SHAPE": S("", "anything is always a- "),
     "memtab.writer.offline.directives:_USE_INSTEAD": M("", "use"),
     "memtab.writer.offline.directives:_PROHIBITION": S("", "no"),

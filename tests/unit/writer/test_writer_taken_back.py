@@ -120,3 +120,20 @@ def test_a_models_lesson_never_rests_on_what_the_session_took_back() -> None:
     assert withdrawn_rule is None or "make check" not in withdrawn_rule.text
     instead = judge(Lesson("preference", "Run `make test` before you commit.", WITHDRAWAL), digest)
     assert instead.note is not None and "make test" in instead.note.text
+
+
+def test_a_rule_the_next_sentence_takes_back_at_once_is_no_rule_nor_evidence() -> None:
+    said = user(
+        "Always rebuild the docs site after each API change. Hmm, actually no, the CI does "
+        "that now — scratch that."
+    )
+    assert not any("docs site" in note for note in note_texts(said))
+    rules = standing_rules([said.text])
+    assert rules.kept == [] and rules.withdrawn == [
+        "Always rebuild the docs site after each API change."
+    ]
+    digest = digest_of([said])
+    assert not any("docs site" in line.text for line in digest.lines)
+    # a "no" that answers the agent takes back nothing the user stated before it
+    kept = user("Never push to main directly. No, the second test is fine as it is.")
+    assert standing_rules([kept.text]).kept == ["Never push to main directly."]

@@ -380,11 +380,21 @@ def directives_in(text: str) -> list[str]:
     """The standing rules a human message states, one per sentence, tidied as bullets; after
     a sentence withdrawing an earlier rule (`_WITHDRAWS`), what it says to do instead ("Locally
     just run devtools::test() before you commit") is one too, read without its adverbs."""
+    return _stated(text).kept
+
+
+def _stated(text: str) -> StandingRules:
+    """`directives_in`'s rules, and apart those the next sentence takes back at once ("Always
+    bump the version. Wait, no — the release plugin does that.")."""
     directives: list[str] = []
+    taken: list[str] = []
     withdrawing = False
     before = ""  # the sentence before, when it is no rule
     last: str | None = None  # the rule the sentence before states
     for sentence in sentences_typed(text):
+        if last in directives and _TAKEN_BACK_AT_ONCE.search(sentence):
+            directives.remove(last)
+            taken.append(last)
         withdrawing = withdrawing or bool(_WITHDRAWS.search(sentence))
         directive = directive_of(sentence)
         if directive is None and withdrawing and directive_of(_LEADING_ADVERBS.sub("", sentence)):
@@ -398,7 +408,7 @@ def directives_in(text: str) -> list[str]:
         last = directive
         if directive and directive not in directives:
             directives.append(directive)
-    return directives
+    return StandingRules(directives, taken)
 
 
 # A rule too short to name what it is about ("Never lein.") leans on the sentence before it
@@ -416,6 +426,13 @@ _WITHDRAWS = re.compile(
     r"|cancel|undo|never mind|nevermind)\b[^.;!?]{0,80}?\b(?:(?:i|we) (?:said|told|asked|gave|wrote"
     r"|mentioned)|earlier|before|previous|(?:that|the|my) rule)\b"
     r"|\bno longer (?:applies|stands|holds)\b",
+    re.IGNORECASE,
+)
+# The sentence after a rule takes it back on the spot: "actually no", "wait, no", "scratch
+# that", "forget it", "never mind".
+_TAKEN_BACK_AT_ONCE = re.compile(
+    r"\b(?:actually|wait|hmm|ugh|oh)\W{1,3}no\b"
+    r"|\b(?:scratch|forget|ignore|disregard) (?:that|this|it)\b|\bnever ?mind\b",
     re.IGNORECASE,
 )
 _LEADING_ADVERBS = re.compile(r"^(?:(?:just|instead|only|simply|now|\w+ly)\b,?\s+)+", re.I)
@@ -465,7 +482,9 @@ def standing_rules(messages: Iterable[str]) -> StandingRules:
         for rule in withdrawn(text, rules):
             rules.remove(rule)
             taken.append(rule)
-        rules += [rule for rule in directives_in(text) if rule not in rules]
+        stated = _stated(text)
+        rules += [rule for rule in stated.kept if rule not in rules]
+        taken += stated.withdrawn
     return StandingRules(rules, taken)
 
 
