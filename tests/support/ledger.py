@@ -171,7 +171,7 @@ ROWS: tuple[Row, ...] = (
         "value the session later says is wrong and a rule the user withdraws never kept nor "
         "evidence, rules in a house's shapes, facts opening on a path (batch5 untrue 3 → 0, "
         "rules 14 → 26 of 27, kept 19 → 39 of 46; every other batch the same or better); +12: a "
-        "rule the next sentence takes back on the spot (batch6, untuned: untrue 4 → 1)",
+        "rule the next sentence takes back on the spot (read on batch6: untrue 4 → 1)",
     ),
     Row(
         "dream (consolidation)",
