@@ -239,10 +239,7 @@ def names_paths_as_they_are(text: str) -> bool:
 
 # The sentence says what it names is there now, whatever its age ("the old manifests are
 # still there"): its past words are the thing's, not the sentence's.
-_STILL_THERE = _Words(
-    "still there", "still exist", "still exists", "still in", "still under", "still lives",
-    "still live", "still kept",
-)  # fmt: skip
+_STILL_THERE = _Words("still there", "still exist", "still exists", "still in", "still under")
 
 
 def hedged(sentence: str) -> bool:
