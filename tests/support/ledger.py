@@ -122,7 +122,7 @@ ROWS: tuple[Row, ...] = (
             "cli/health/contradictions_commands.py",
             "cli/health/leaks_commands.py",
         ),
-        11_364,
+        11_368,
         "issue 94: the English readers deleted (12,580 → 10,980); +167: blame kept between runs, a "
         "pair's memories read once, a project's path from ~, one module a trust command; +79: "
         "a warm run answered from its last report (3–4× less CPU), a skill's lines no rule; +38: "
@@ -132,7 +132,9 @@ ROWS: tuple[Row, ...] = (
         "or legacy thing is not the thing it is named after; +28: the contradictions net asks "
         "table and config-fence lines as written and each statement's nearest partners first "
         "(perfect judge fresh2 duplicates 0.83 → 0.85, fresh4 contradictions 0.74 → 0.81), "
-        "a project's own service's port, a setting spaced in a code span",
+        "a project's own service's port, a setting spaced in a code span; +4: a private "
+        "network's host is the project its labels name, no project memory naming it (fresh4 "
+        "leaks 16 → 17 of 19)",
     ),
     Row(
         "store core (scopes, fs, locks, caches)",
