@@ -388,6 +388,29 @@ CASES: tuple[Case, ...] = (
         None,
         "secret made from a password manager",
     ),
+    # a secret's name, words, a colon and a random value (issue 94); its near misses
+    Case(
+        "# Devices\n\n- Relay token for unit-3: rly_tok_" + _token(60, 32, _HEX) + "\n",
+        3,
+        "token after its name and a colon",
+    ),
+    Case(
+        "# Release\n\n- Update signing key, base64: " + _token(61, 44, _B64) + "==\n",
+        3,
+        "base64 key after its name",
+    ),
+    Case(
+        "# CI\n\n- Deploy token for staging: Tok1 " + _token(62, 48) + "\n",
+        3,
+        "token after its scheme word",
+    ),
+    Case(
+        "# Cache\n\n- CI cache key: node-modules-release-2026-11-02\n"
+        "- Host key fingerprint: " + _token(63, 32, _HEX) + "\n"
+        "- Deploy key, public: AAAAC3NzaC1lZDI1NTE5AAAAI" + _token(64, 24) + "\n",
+        None,
+        "key names, fingerprints and public keys after a colon",
+    ),
 )
 
 

@@ -164,6 +164,8 @@ WORST: dict[str, Worst] = {
     "memtab.redact.rules:_PLACEHOLDER_WORDS": S("", "your"),
     "memtab.redact.rules:_VENDOR_PREFIX": S("", "a-"),
     "memtab.redact.rules:_SAYS_WHAT_IT_IS": X("", "a-", "!"),
+    "memtab.redact.rules:_RANDOM_RUN": S("", "aaaaaaaaaaaaaaa-"),
+    "memtab.redact.rules:_PUBLIC_VALUE": S("", "publi "),
     "memtab.redact.rules:_PATH_OR_ADDRESS": M("", "a"),
     # sources
     "memtab.sources.claude.hidden_text:_CANDIDATE": F("", "a\u200b"),

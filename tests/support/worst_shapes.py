@@ -142,6 +142,7 @@ REDACTION = {
     "azure_sas_signature": F("", "?sig=a "),
     "license_serial": F("", "a_serial=A1-AAAA"),
     "named_key": F("", "a_key=Aa1"),
+    "secret_before_colon": F("token", " a", ": Ab1 Ab1"),
     "secret_named_variable": F("", "a_", "pass=x"),
     "camel_secret_variable": F("", "aA", "Password=x"),
     "registry_auth": F('"auth": "', "a"),

@@ -90,7 +90,8 @@ _NOT_YET = _Words(
     "todo", "to-do", "to do", "plan", "planned", "planning", "proposed", "propose",
     "next", "new file", "generate",
     "generated", "generates", "output", "outputs", "writes to", "written to", "produces",
-    "emits", "wip", "draft", "idea", "tbd",
+    "emits", "wip", "draft", "idea", "tbd", "to be created", "to be added", "to be made",
+    "to be written", "not yet",
     "생성", "예정", "계획", "할 것", "만들", "创建", "将", "计划", "待办", "作成", "予定",
 )  # fmt: skip
 
@@ -236,12 +237,17 @@ def names_paths_as_they_are(text: str) -> bool:
     return not (example or not_yet or _GONE.search(text) or _changes(text))
 
 
+# The sentence says what it names is there now, whatever its age ("the old manifests are
+# still there"): its past words are the thing's, not the sentence's.
+_STILL_THERE = _Words("still there", "still exist", "still exists", "still in", "still under")
+
+
 def hedged(sentence: str) -> bool:
     """Whether a sentence is a condition, a future or a maybe (see `_MAYBE`), or speaks of
-    the past or a failure (`_FAILED_OR_PAST`)."""
+    the past or a failure (`_FAILED_OR_PAST`) without saying it is still there."""
     return (
         _MAYBE.search(sentence)
-        or _FAILED_OR_PAST.search(sentence)
+        or (_FAILED_OR_PAST.search(sentence) and not _STILL_THERE.search(sentence))
         or _CONTRACTED_WILL.search(sentence) is not None
     )
 

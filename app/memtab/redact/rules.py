@@ -289,6 +289,25 @@ def _short_value_no_secret(match: re.Match[str]) -> bool:
     return not any(char.isdigit() for char in match.group("secret"))
 
 
+# A random value holds a long run of letters and digits mixed (a hex or base64 body); a
+# name, a slug or a version (`node-modules-v2`, `release-2026-11-02`) has none.
+_RANDOM_RUN = re.compile(r"(?=[A-Za-z]{0,15}[0-9])(?=[0-9]{0,15}[A-Za-z])[A-Za-z0-9]{16}")
+# What a key's or token's name says when its value is published, or only points at one.
+_PUBLIC_VALUE = re.compile(
+    r"(?i)\b(?:public|publishable|pub|fingerprint|id|ids|name|hash|sha\d*|digest|checksum|commit|file|path"
+    r"|env|variable|var)\b"
+)
+
+
+def _not_random_or_public(match: re.Match[str]) -> bool:
+    """A value after a secret's name that is no secret: no random run in it, or the words
+    between say what is public ("public key: AAAA…", "key fingerprint: …", "token ID: …")."""
+    value = match.group("secret")
+    line_start = match.string.rfind("\n", 0, match.start()) + 1
+    named = match.string[max(line_start, match.start() - 40) : match.end("said")]
+    return _RANDOM_RUN.search(value) is None or _PUBLIC_VALUE.search(named) is not None
+
+
 RULES: tuple[Rule, ...] = (
     _rule(
         "pem_private_key",
@@ -545,6 +564,17 @@ RULES: tuple[Rule, ...] = (
         rf"(?i)(?<![\w-]){_PROSE_NAME}{_PROSE_LINK}{_NOT_A_VALUE}{_PROSE_VALUE}",
         words="a secret said in prose",
         keeps=_said_no_secret,
+    ),
+    _rule(
+        "secret_before_colon",
+        "token key secret pass credential",
+        # "Uplink token for hive-07: hbx_tok_4f9a…", "Org key, base64: Wm9y…": a secret's name,
+        # a few words, a colon, then a value (at most one scheme word before it: `FlyV1 fm2_…`)
+        r"(?i)(?<![\w-])(?:token|key|secret|passphrase|password|credential)s?\b"
+        r"(?P<said>[^:\n`]{0,40}?):[ \t]+(?:[A-Za-z][A-Za-z0-9]{1,9}[ \t]+)?"
+        r"(?P<secret>[A-Za-z0-9+/_-]{20,}={0,2})(?![A-Za-z0-9+/=_-])",
+        words="a secret after its name",
+        keeps=_not_random_or_public,
     ),
     _rule(
         "short_password",

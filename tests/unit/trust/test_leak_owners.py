@@ -18,6 +18,7 @@ from memtab.store.home import Home
 from memtab.trust.leaks import checkouts
 from memtab.trust.leaks.checkouts import KeptCheckouts, checkout_names, checkout_places, evidence
 from memtab.trust.leaks.engine import LeaksEngine
+from memtab.trust.leaks.hosts import project_hosts
 from support import leak_owners
 from support.leak_owners import AFTER, CASES
 
@@ -153,3 +154,9 @@ def test_the_leaks_engine_keeps_what_checkouts_named_between_runs(tmp_path: Path
         engine.known_projects(d.project for d in documents) == known
         and engine._checkouts.last_read == 0
     )
+
+
+def test_a_private_host_is_the_project_its_labels_name_though_no_project_memory_names_it() -> None:
+    words = {"/w/harbor": ("harbor",), "/w/tern": ("tern",)}
+    named_by = [(None, ["db-2.harbor.internal", "db-2.harbor.io", "cache.ops.internal"])]
+    assert project_hosts(named_by, words) == {"db-2.harbor.internal": "/w/harbor"}

@@ -18,8 +18,6 @@ from support.seeded_memories import project_path
 NOT_READ = {
     "container image": "an image is what a project deploys or publishes, no place of the "
     "project whose name it bears (a deploy tool's memory names the images it deploys)",
-    "JDBC URL": "a host whose labels name a project is that project's only when its memory "
-    "names it too, and quarry's never names its warehouse's host",
     "IP with port, no owner said": "an address is a project's when its memory names it in two "
     "files or more; tern's names this one once",
     "warehouse DSN in global memory": "Snowflake's account locator (`fh12345.eu-central-1`) "

@@ -6,7 +6,8 @@ bare (`db.acme.internal`; not followed by `(`: `request.log.info(` is code), or 
 private network's suffix (`ledger-db.internal`); a site's public face (`tidewater.dev`) is no
 host here. Public services' hosts (`github.com`) are no project's, nor a site's front door
 (`docs.x.io`, `api.x.io`) but by its name. A host is a project's
-when its labels name that project and that project's memory names it too: a subdomain's
+when its labels name that project and that project's memory names it too (on a private
+network's suffix, its labels alone: `db-2.harbor.internal`): a subdomain's
 label is, or holds between dashes, the project's folder name or its first word
 (`staging.harbor.acme.io` is `harbor-api`'s); the domain's own label only by the whole
 folder name (`api.tidewater.dev`, `db.tidewater-prod.internal`), and not when it is the
@@ -134,7 +135,11 @@ def project_hosts(
     owners: dict[str, str] = {}
     for host, by_project in counts.items():
         named = labelled[host]
-        if len(named) == 1 and (by_project.get(named[0]) or evidence.get(host) == named[0]):
+        # a private network's host is no public site: its labels alone say whose it is
+        private = host.endswith(_PRIVATE_SUFFIXES)
+        if len(named) == 1 and (
+            by_project.get(named[0]) or evidence.get(host) == named[0] or private
+        ):
             owners[host] = named[0]
             continue
         if named or _FRONT.match(host):
