@@ -59,6 +59,8 @@ KEY_ENV_VARS: dict[ProviderName, str] = {
     "openai": "OPENAI_API_KEY",
 }
 MEMTAB_KEY_VAR = "MEMTAB_API_KEY"
+# The provider, model, base URL and key as the environment overrides them, in that order.
+OVERRIDE_VARIABLES = ("MEMTAB_PROVIDER", "MEMTAB_MODEL", "MEMTAB_BASE_URL", MEMTAB_KEY_VAR)
 _PROVIDER_TITLES: dict[ProviderName, str] = {"anthropic": "Anthropic", "openai": "OpenAI"}
 
 
@@ -248,14 +250,8 @@ def explain_provider_settings(
 
 
 def _environment(env: Mapping[str, str]) -> _Layer:
-    return _Layer(
-        "environment variables MEMTAB_*",
-        configured(env.get("MEMTAB_PROVIDER")),
-        configured(env.get("MEMTAB_MODEL")),
-        configured(env.get("MEMTAB_BASE_URL")),
-        configured(env.get(MEMTAB_KEY_VAR)),
-        MEMTAB_KEY_VAR,
-    )
+    provider, model, base_url, key = (configured(env.get(name)) for name in OVERRIDE_VARIABLES)
+    return _Layer("environment variables MEMTAB_*", provider, model, base_url, key, MEMTAB_KEY_VAR)
 
 
 def _resolve(

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from memtab.llm.endpoints import DEFAULT_BASE_URLS, base_url_problem, key_origin, origin_label
 from memtab.llm.settings import (
     DEFAULT_MODELS,
-    MEMTAB_KEY_VAR,
+    OVERRIDE_VARIABLES,
     ProviderName,
     ProviderSettings,
     form_settings,
@@ -28,7 +28,6 @@ PROVIDER_CHOICES: tuple[tuple[ProviderName, str], ...] = (
 TEST_LABEL = "&Test connection"
 CANCEL_TEST_LABEL = "Cancel &test"
 TEST_CANCELLED = "Test cancelled."
-OVERRIDE_VARIABLES = ("MEMTAB_PROVIDER", "MEMTAB_MODEL", "MEMTAB_BASE_URL", MEMTAB_KEY_VAR)
 NO_KEY_NOTE = "No key yet: enter a key above."
 UNTESTED_NO_KEY = "Not tested: there is no API key yet — enter one above."
 NOT_SAVED_KEY_HOST = "Not saved: say where the key you typed may go, or clear it."

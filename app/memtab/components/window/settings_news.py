@@ -21,7 +21,9 @@ class SettingsSection(enum.StrEnum):
     OTHER = "other"  # A key no section above names.
 
 
+# llm.settings_model's `ProviderSection` (the first paint loads no llm; a test holds them equal).
 _MODEL_KEYS = frozenset({"provider", "model", "base_url", "api_key", "api_keys", "unused_keys"})
+_MODEL_KEYS |= {"request_timeout_s", "max_tokens"}  # the request's and the reply's limits
 _SECTIONS = {section.value: section for section in SettingsSection if section.value != "model"}
 
 

@@ -73,6 +73,7 @@ from memtab.consolidation.review.review_setting import (
 from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS, Agent
 from memtab.fs.config.declared import DeclaredSection, Setting
 from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
+from memtab.fs.records import RecordError
 from memtab.gui.settings.agent_server import AgentServerBox
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit import dialog_layout
@@ -98,7 +99,7 @@ from memtab.sources.config import (
     save_agent_settings,
 )
 from memtab.store.home import Home
-from memtab.writer.config import WriterSettings, memory_path_problem
+from memtab.writer.config import WriterSettings
 
 FIND_KEY = "local-servers"
 
@@ -395,6 +396,11 @@ class SectionBox(QGroupBox):
                 control.setValue(value)
             elif isinstance(control, QLineEdit):
                 control.setText(value)
+
+    def control_of(self, refused: RecordError) -> QWidget:
+        """The control of the setting `refused` (from `settings()`) names."""
+        key = refused.where[0]
+        return next(self.controls[f.name] for f, s in self._section.declared() if s.name == key)
 
     def settings(self) -> Any:
         """The section the controls say (RecordError when one is refused)."""
@@ -777,13 +783,12 @@ class SettingsDialog(QDialog):
 
     def accept(self) -> None:
         """Validate and save; on a problem say why and stay open (nothing is written)."""
-        memory_path = self.writer.controls["memory_path"]
-        assert isinstance(memory_path, QLineEdit)
-        problem = memory_path_problem(memory_path.text().strip())
-        if problem:
-            self._show_error(problem)
+        try:  # the writer's values checked as its declaration checks them
+            writer = self.writer.settings()
+        except RecordError as refused:
+            self._show_error(refused.reason)
             self.pages.setCurrentIndex(WRITER_PAGE)
-            memory_path.setFocus()
+            self.writer.control_of(refused).setFocus()
             return
         provider = self.chosen_provider
         url_problem = self._form.url_problem(provider, self.base_url.text())
@@ -795,7 +800,6 @@ class SettingsDialog(QDialog):
             self._show_error(NOT_SAVED_KEY_HOST)
             self.api_key.setFocus()
             return
-        writer = self.writer.settings()
         model = self._form.to_save(provider, self.model.text(), self.base_url.text())
         try:
             save_provider_settings(  # keys typed for other providers are saved for them
