@@ -15,7 +15,7 @@ pytestmark = pytest.mark.slow
 
 HALVES = [
     half
-    for half in ("tune", "held-out", "fresh", "fresh2", "fresh3", "fresh4")
+    for half in ("tune", "held-out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5")
     if (CORPUS / half / "key.json").exists()
 ]
 

@@ -572,7 +572,7 @@ RULES: tuple[Rule, ...] = (
         # a few words, a colon, then a value (at most one scheme word before it: `FlyV1 fm2_…`)
         r"(?i)(?<![\w-])(?:token|key|secret|passphrase|password|credential)s?\b"
         r"(?P<said>[^:\n`]{0,40}?):[ \t]+(?:[A-Za-z][A-Za-z0-9]{1,9}[ \t]+)?"
-        r"(?P<secret>[A-Za-z0-9+/_-]{20,}={0,2})(?![A-Za-z0-9+/=_-])",
+        r"(?P<secret>[A-Za-z0-9+/_-]{20,}(?:\.[A-Za-z0-9+/_-]+)*={0,2})(?![A-Za-z0-9+/=_-])",
         words="a secret after its name",
         keeps=_not_random_or_public,
     ),

@@ -129,3 +129,10 @@ def test_a_secret_named_with_its_encoding_after_it_is_hidden(line: str) -> None:
 @pytest.mark.parametrize("line", ["SORT_KEY_BASE=created_at", "TOKEN_BASE=/api/v2/tokens"])
 def test_a_key_base_that_is_a_word_or_a_path_is_no_secret(line: str) -> None:
     assert redact_secrets(line) == line
+
+
+def test_a_jwt_after_a_secret_s_name_is_read_whole() -> None:
+    jwt = f"eyJ{a(30)}.eyJ{a(40)}.{a(43)}"
+    assert redact_secrets(f"Staging token for the importer: {jwt}") == (
+        f"Staging token for the importer: {REDACTED}"
+    )
