@@ -237,17 +237,12 @@ def names_paths_as_they_are(text: str) -> bool:
     return not (example or not_yet or _GONE.search(text) or _changes(text))
 
 
-# The sentence says what it names is there now, whatever its age ("the old manifests are
-# still there"): its past words are the thing's, not the sentence's.
-_STILL_THERE = _Words("still there", "still exist", "still exists", "still in", "still under")
-
-
 def hedged(sentence: str) -> bool:
     """Whether a sentence is a condition, a future or a maybe (see `_MAYBE`), or speaks of
-    the past or a failure (`_FAILED_OR_PAST`) without saying it is still there."""
+    the past or a failure (`_FAILED_OR_PAST`)."""
     return (
         _MAYBE.search(sentence)
-        or (_FAILED_OR_PAST.search(sentence) and not _STILL_THERE.search(sentence))
+        or _FAILED_OR_PAST.search(sentence)
         or _CONTRACTED_WILL.search(sentence) is not None
     )
 

@@ -315,17 +315,3 @@ def test_a_path_the_line_says_is_still_to_be_made_is_not_missing(
     repo: Path, line: str, found: list[str]
 ) -> None:
     assert missing(repo, line + "\n") == found
-
-
-@pytest.mark.parametrize(
-    ("line", "found"),
-    [
-        ("- The old manifests under `deploy/k9s/` are still there for reference.", ["deploy/k9s"]),
-        ("- The old manifests under `deploy/k9s/` still exist.", ["deploy/k9s"]),
-        ("- The old manifests were under `deploy/k9s/`.", []),
-    ],
-)
-def test_a_path_the_line_says_is_still_there_is_checked_though_it_is_old(
-    repo: Path, line: str, found: list[str]
-) -> None:
-    assert missing(repo, line + "\n") == found
