@@ -52,7 +52,8 @@ def run_contradictions(
     """
     light = KeptContradictions(home, sources=not no_sources)
 
-    def make() -> ContradictionsEngine:  # its modules imported by a run that finds alone
+    def make() -> ContradictionsEngine:
+        # lazy: the engine and its readers (~0.3 s) for a run that finds, never a warm one's
         from memtab.trust.contradictions.engine import ContradictionsEngine
 
         return ContradictionsEngine(home, sources=not no_sources)
