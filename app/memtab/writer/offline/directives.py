@@ -376,6 +376,13 @@ def looks_pasted(text: str) -> bool:
     return sum(line.kind is LineKind.HEADING for line in found) >= PASTED_HEADINGS
 
 
+class StandingRules(NamedTuple):
+    """The user's rules in the order stated, and apart those they took back."""
+
+    kept: list[str]
+    withdrawn: list[str]
+
+
 def directives_in(text: str) -> list[str]:
     """The standing rules a human message states, one per sentence, tidied as bullets; after
     a sentence withdrawing an earlier rule (`_WITHDRAWS`), what it says to do instead ("Locally
@@ -466,11 +473,6 @@ def withdrawn(text: str, rules: Sequence[str]) -> list[str]:
         if best is not None and shared[best] >= MIN_SHARED_WORDS:
             taken.append(best)
     return taken
-
-
-class StandingRules(NamedTuple):
-    kept: list[str]
-    withdrawn: list[str]
 
 
 def standing_rules(messages: Iterable[str]) -> StandingRules:
