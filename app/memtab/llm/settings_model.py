@@ -12,7 +12,6 @@ from memtab.fs.records import Key, OmitNone, OrNone, Record, ValidEntries, Valid
 from memtab.llm.endpoints import is_loopback_host, url_host
 
 REQUEST_TIMEOUT_KEY = "request_timeout_s"
-MAX_TOKENS_KEY = "max_tokens"
 LOCAL_REQUEST_TIMEOUT_S = 1800.0
 REMOTE_REQUEST_TIMEOUT_S = 300.0
 MOST_REQUEST_TIMEOUT_S = 24 * 3600.0
