@@ -374,12 +374,10 @@ class SectionBox(QGroupBox):
         self._section = section
         self.controls: dict[str, QWidget] = {}
         self.form = QFormLayout(self)
-        declared = declared_settings(section)
-        for field, setting in sorted(
-            declared, key=lambda pair: (pair[0].type is bool, pair[1].row)
-        ):
+        by_row = sorted(declared_settings(section), key=lambda p: (p[0].type is bool, p[1].row))
+        for field, setting in by_row:  # made in rows' order: Tab's too
             control = self.controls[field.name] = _control(field.type, setting, self)
-            named(control, accessible=setting.accessible, tip=setting.help)  # in Tab's order
+            named(control, accessible=setting.accessible, tip=setting.help)
             self.form.addRow("" if isinstance(control, QCheckBox) else setting.label, control)
 
     def control(self, name: str, kind: type[W]) -> W:
@@ -404,10 +402,8 @@ class SectionBox(QGroupBox):
 
     def control_of(self, refused: RecordError) -> QWidget:
         """The control of the setting `refused` (from `settings()`) names."""
-        key = refused.where[0]
-        return next(
-            self.controls[f.name] for f, s in declared_settings(self._section) if s.name == key
-        )
+        fields: dict[object, str] = {s.name: f.name for f, s in declared_settings(self._section)}
+        return self.controls[fields[refused.where[0]]]
 
     def settings(self) -> Any:
         """The section the controls say (RecordError when one is refused)."""
