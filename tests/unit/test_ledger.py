@@ -17,7 +17,8 @@ KNOWN_OVER = {
     # -48 issue 98: the writer, review, check and history sections declared once; -12: one table
     # of default base URLs, one reading of the provider keys; +6: Ctrl+PageDown turns the page;
     # -3: the model's environment overrides and the writer's refusals declared once; -6: the
-    # model form's provider, model and base URL made from the provider keys' declaration
+    # model form's provider, model and base URL made from the provider keys' declaration, an
+    # unread key name deleted
     "settings": 2_025,
     # -118 issue 98: mcp, models, settings parsed from signatures; +25: one module a trust command;
     # +1 issue 94: `check` loads the consolidation engine only for --plan-out; +29: a warm
