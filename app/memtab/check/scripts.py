@@ -196,7 +196,9 @@ _JUST_RECIPE = re.compile(
 `$VAR`, a default in backticks), then a colon that is no `:=` (an assignment's)."""
 _JUST_ALIAS = re.compile(r"^alias\s+(?P<name>[A-Za-z_][\w-]*)\s*:=")
 _JUST_OPENING = re.compile(r"^(?:import|mod)\b")
-_JUST_SETTING = re.compile(r"^(?:set|export)\b")
+_JUST_SETTING = re.compile(r"^(?:set|export)(?![\w-])")
+"""A setting or an exported variable (`set shell := …`, `export RUST_LOG := …`); a recipe may
+be named after them (`export-levels:`)."""
 
 
 def just_recipes(path: Path) -> Targets:

@@ -242,3 +242,12 @@ def test_justfile_recipes_with_parameters_are_recipes(tmp_path: Path) -> None:
     )
     recipes = just_recipes(tmp_path / "justfile").names
     assert recipes == {"watch", "filter", "done", "replace", "release", "test", "quiet", "serve"}
+
+
+def test_justfile_recipes_named_after_a_keyword_are_recipes(tmp_path: Path) -> None:
+    """`export-levels:` and `set-up:` are recipes; `export X := …` and `set …` are not."""
+    (tmp_path / "justfile").write_text(
+        "set shell := ['bash', '-c']\nexport RUST_LOG := 'warn'\n\n"
+        "export-levels:\n  unity -batchmode\n\nset-up target='dev':\n  true\n"
+    )
+    assert just_recipes(tmp_path / "justfile").names == {"export-levels", "set-up"}
