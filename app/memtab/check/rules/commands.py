@@ -20,7 +20,7 @@ import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from memtab.check.known_programs import KNOWN_PROGRAMS, SHELL_BUILTINS
+from memtab.check.known_programs import CODE_PROGRAMS, SHELL_BUILTINS
 from memtab.check.markdown import Line
 
 SHELL_BLOCKS = frozenset(
@@ -125,7 +125,7 @@ def made_paths(line: Line) -> frozenset[str]:
 
 def _known(text: str) -> Iterator[Command]:
     """The commands of `text` that run a well-known tool with an argument."""
-    yield from (c for c in _chain(text) if c.program in KNOWN_PROGRAMS and len(c.words) > 1)
+    yield from (c for c in _chain(text) if c.program in CODE_PROGRAMS and len(c.words) > 1)
 
 
 # An option word (`-b`, `--force`, `--out=x`): what a command line gives, and prose does not.
@@ -164,7 +164,7 @@ def _with_options(text: str) -> Iterator[Command]:
 def _may_be_a_command(span: str) -> bool:
     """Whether inline code may name a well-known tool (cheap, before the shell split)."""
     words = span.split()
-    return len(words) > 1 and not KNOWN_PROGRAMS.isdisjoint(words)
+    return len(words) > 1 and not CODE_PROGRAMS.isdisjoint(words)
 
 
 def _chain(text: str) -> Iterator[Command]:
