@@ -201,7 +201,7 @@ ROWS: tuple[Row, ...] = (
     Row(
         "check",
         ("check/", "checked/", "components/check/", "gui/check/", "cli/health/check_commands.py"),
-        5_513,
+        5_516,
         "hold; +32 issue 94: just's recipe parameters read, a check that changed nothing not "
         "written again; +83: the memory listed by stamp before it is read (a warm run's key); "
         "+137: the whole report kept while every question it asked is answered the same (a "
@@ -212,7 +212,8 @@ ROWS: tuple[Row, ...] = (
         "(fresh3 23 → 26 of 27, precision 0.96 → 1.00); +6: a path a note says is to be made "
         "is not checked, one it says is still there is (fresh4 15 → 16 of 22, 0.89 → 0.94); "
         "+67: go-task's Taskfile read (its tasks, aliases, wildcards, includes), as make's "
-        "and just's files are (fresh4 15 → 16, fresh5 17 → 19 of 23); every check reader finds "
+        "and just's files are (fresh4 15 → 16, fresh5 17 → 19 of 23); +3: a companion named "
+        "after a well-known tool is one (`dotnet-trace collect`: fresh5 19 → 20); every check reader finds "
         "something on a held-out half but hidden text, a security reader no half seeds",
     ),
     Row(

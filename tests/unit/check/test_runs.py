@@ -207,6 +207,9 @@ def test_a_target_of_a_tool_without_its_file_is_reported(tmp_path: Path) -> None
         ("- Lint the Dockerfile with `hadolint Dockerfile`\n", ["hadolint"]),
         ("- `sqlc generate` after editing queries\n", ["sqlc"]),
         ("- Never `checkout` or `reset --hard` with go-git\n", []),  # a sub-command
+        # A companion named after a well-known tool; a file named after one is no program.
+        ("- Profile the exporter with `dotnet-trace collect`\n", ["dotnet-trace"]),
+        ("- Ports are in `docker-compose.yml services`\n", []),
     ],
 )
 def test_programs_that_are_not_installed(repo: Path, text: str, expected: list[str]) -> None:
