@@ -213,8 +213,9 @@ ROWS: tuple[Row, ...] = (
         "is not checked, one it says is still there is (fresh4 15 → 16 of 22, 0.89 → 0.94); "
         "+67: go-task's Taskfile read (its tasks, aliases, wildcards, includes), as make's "
         "and just's files are (fresh4 15 → 16, fresh5 17 → 19 of 23); +3: a companion named "
-        "after a well-known tool is one (`dotnet-trace collect`: fresh5 19 → 20); every check reader finds "
-        "something on a held-out half but hidden text, a security reader no half seeds",
+        "after a well-known tool is one (`dotnet-trace collect`: fresh5 19 → 20); every check "
+        "reader finds something on a held-out half but hidden text, a security reader no half "
+        "seeds",
     ),
     Row(
         "loads and recall",
