@@ -122,7 +122,7 @@ ROWS: tuple[Row, ...] = (
             "cli/health/contradictions_commands.py",
             "cli/health/leaks_commands.py",
         ),
-        11_407,
+        11_416,
         "issue 94: the English readers deleted (12,580 → 10,980); +167: blame kept between runs, a "
         "pair's memories read once, a project's path from ~, one module a trust command; +79: "
         "a warm run answered from its last report (3–4× less CPU), a skill's lines no rule; +38: "
@@ -140,7 +140,9 @@ ROWS: tuple[Row, ...] = (
         "leaks 16 → 17 of 19); +16: a project whose folder is a word named by its possessive "
         "before a path, a customer's host on a hosting service by its labels (fresh5 leaks "
         "15 → 18 of 20; repository_owners and company_domains find nothing on the seven halves, "
-        "but issue 83's places corpus needs the first)",
+        "but issue 83's places corpus needs the first); +9: a version numbered by its year "
+        "with a build suffix and a setting named in lower camel case read (fresh5 "
+        "contradictions 6 → 8 of 32, no other half changed)",
     ),
     Row(
         "store core (scopes, fs, locks, caches)",
@@ -161,7 +163,7 @@ ROWS: tuple[Row, ...] = (
             "cli/background/writer_commands.py",
             "cli/memory/inbox_commands.py",
         ),
-        9_120,
+        9_121,
         "hold; +384 issue 95: the writer's evidence found by code (writer/lessons/); +255 issue "
         "95: a run sized to the server's speed, the model judging what code proposes; +243: the "
         "user's own sentences judged as rules under controls, a command kept only if it worked "
@@ -176,7 +178,9 @@ ROWS: tuple[Row, ...] = (
         "value the session later says is wrong and a rule the user withdraws never kept nor "
         "evidence, rules in a house's shapes, facts opening on a path (batch5 untrue 3 → 0, "
         "rules 14 → 26 of 27, kept 19 → 39 of 46; every other batch the same or better); +12: a "
-        "rule the next sentence takes back on the spot (read on batch6: untrue 4 → 1)",
+        "rule the next sentence takes back on the spot (read on batch6: untrue 4 → 1); +1: "
+        "'…, never Y' after what to do is a rule, a team's rule in quotes is not (batch6 rules "
+        "11 → 17 of 24)",
     ),
     Row(
         "dream (consolidation)",

@@ -222,7 +222,9 @@ _CORRECTION = re.compile(
     rf"^(?:no|nope|non|nein|não|nao)[,.!]?\s*(?:{_IMPERATIVE_VERBS})\b", re.IGNORECASE
 )
 _CJK_CORRECTION = re.compile(r"^(?:아니|아뇨|いいえ|いや|不是|不对|不對)[,，、.!\s]")
-_RULE_OPENING = re.compile(rf"^(?:please\s+|s'il te plaît,?\s+|bitte\s+)?(?:{_RULE_WORDS})\b", re.I)
+_RULE_OPENING = re.compile(
+    rf"^(?!never\s+mind\b)(?:please\s+|s'il te plaît,?\s+|bitte\s+)?(?:{_RULE_WORDS})\b", re.I
+)
 _IMPERATIVE_WITH_RULE = re.compile(
     rf"^(?:please\s+)?(?:{_IMPERATIVE_VERBS})\b.{{0,60}}?\b(?:{_RULE_WORDS})\b", re.IGNORECASE
 )
@@ -249,6 +251,16 @@ _EN_RULE_FOR_A_KIND = re.compile(
     r"\b(?:should|must)\b|^we (?:should|must)(?: not|n't)? .*\binstead\b",
     re.IGNORECASE,
 )
+# What a line says in double quotes is named or quoted, not said: the "stale/error" symbol is no
+# claim that anything is stale, a team's "Yarn only, never npm" no rule of the user's.
+_DOUBLE_QUOTED = re.compile(r'"[^"\n]{1,80}"|“[^”\n]{1,80}”')
+
+
+def unquoted(text: str) -> str:
+    """`text` without what it says in double quotes."""
+    return _DOUBLE_QUOTED.sub(" ", text)
+
+
 _NAMES_A_THING = re.compile(r"`[^`]+`|\"[^\"]+\"|“[^”]+”|\w[./_-]\w")
 # How the house works, said by the user anywhere in a sentence (English): "we always/never/only
 # …", "we don't use coroutines for gameplay timing", "don't ever …", "no Boost in this project,
@@ -265,7 +277,7 @@ _EN_HOUSE_RULE = re.compile(
     r"|,\s*(?:always|full stop|period)\s*(?:[,.;!—–]|$)"
     r"|(?:^|[—–;:]\s+)everything (?:here|in this (?:repo|repository|project|codebase|setup)) "
     r"(?!(?:is|was|looks|seems|works|passes|fails|breaks)\b)[a-z]{2,}s\b"
-    rf"|(?:[—–;:]|\band\b|\bbut\b)\s+(?:but\s+)?(?:always|never) {_ONE_OFF}[a-z]"
+    rf"|(?:[—–;:,]|\band\b|\bbut\b)\s+(?:but\s+)?(?:always|never) (?!mind\b){_ONE_OFF}[a-z]"
     r"|\b(?:ask|ping|check with|tell) me (?:first )?before\b",
     re.IGNORECASE,
 )
@@ -539,17 +551,18 @@ def is_directive(sentence: str) -> bool:
         return True
     if _NEGATED_IMPERATIVE.match(core) or _CORRECTION.match(core):
         return True
-    if _ANYWHERE.search(core) or _PREFERENCE.search(core) or _EN_MODAL_RULE.search(core):
+    own = unquoted(core)
+    if _ANYWHERE.search(own) or _PREFERENCE.search(own) or _EN_MODAL_RULE.search(own):
         return True
-    if _EN_RULE_FOR_A_KIND.search(core) and _NAMES_A_THING.search(core):
+    if _EN_RULE_FOR_A_KIND.search(own) and _NAMES_A_THING.search(core):
         return True
-    if _EN_HOUSE_RULE.search(core) or _EN_HOUSE_PRACTICE.match(core):
+    if _EN_HOUSE_RULE.search(own) or _EN_HOUSE_PRACTICE.match(own):
         return True
-    if _EN_HOUSE_SHAPE.search(core):
+    if _EN_HOUSE_SHAPE.search(own):
         return True
-    if _EN_PLACE_OF_A_KIND.search(core) or _EN_CLAUSE_RULE.search(core):
+    if _EN_PLACE_OF_A_KIND.search(own) or _EN_CLAUSE_RULE.search(own):
         return True
-    if _EN_DO_THIS_NOT_THAT.search(core) or _EN_GATE.match(core):
+    if _EN_DO_THIS_NOT_THAT.search(own) or _EN_GATE.match(own):
         return True
     if _JA_RESTATED_ORDER.search(core):
         return True
