@@ -310,6 +310,7 @@ WORST: dict[str, Worst] = {
     "memtab.writer.offline.extract:_QUESTION_TOOL": M("ask_user_question", "s"),
     "memtab.writer.offline.directives:_PRIVATE": F("", "<private>"),
     "memtab.writer.offline.directives:_DOUBLE_QUOTED": F("", '"'),
+    "memtab.writer.offline.directives:_CALLS_IT_A_RULE": M("that's the ", "house "),
     "memtab.writer.offline.directives:_HARNESS_TAGS": F("<command-", "a"),
     "memtab.writer.offline.directives:_INTERRUPTED": F("[Request interrupted by user", "a"),
     "memtab.writer.offline.directives:_BULLET": F("•", " ", "x"),

@@ -329,7 +329,8 @@ _EN_HOUSE_PRACTICE = re.compile(
 # vignettes need goes in Suggests", "anything that doesn't need the browser stays
 # server-rendered"), a rule closed on "— always", a limit "for everything we send".
 _EN_HOUSE_SHAPE = re.compile(
-    r"^(?:(?:the|our|team|house) )?(?:rule|convention|policy)(?: here| we follow)?\s*:"
+    r"^(?:(?:the|our|team|house|ground|golden) )?(?:rule|convention|policy)"
+    r"(?: here| we follow| for this (?:repo|repository|project|codebase))?\s*:"
     r"|\bthe (?:rule|convention|policy) (?:here |we follow )?is\b"
     r"|^[a-z][\w -]{2,40}? only,\s+no (?!(?:worries|problem|rush|need|idea|way)\b)"
     r"|\b(?:is|are) (?:never|always) [^.;:—–]{1,40}?\bhere\b"
@@ -423,6 +424,8 @@ def _stated(text: str) -> StandingRules:
                 directives[-1] = _as_note(f"{directives[-1]} {sentence}")
         elif directive is not None and len(directive.split()) < MIN_RULE_WORDS and before:
             directive = _as_note(f"{before} {directive}")
+        if directive is None and before and _CALLS_IT_A_RULE.match(sentence):
+            directive = _as_note(before)  # "…, no silent defaults. that's the house style."
         before = sentence if directive is None and not asks(sentence) else ""
         last = directive
         if directive and directive not in directives:
@@ -434,6 +437,13 @@ def _stated(text: str) -> StandingRules:
 # ("This is a deps.edn project, … tests are `clojure -X:test`."); a ban followed by what to use
 # instead ("We don't use `any` …. Use `unknown` and narrow.") is one rule.
 MIN_RULE_WORDS = 3
+# The sentence after a statement says it is how the house works: "that's the house style",
+# "that is our convention", "house rule."
+_CALLS_IT_A_RULE = re.compile(
+    r"^(?:(?:that|this)(?:'s| is) (?:the |our |a )?(?:(?:house|team|repo|project) )?"
+    r"(?:style|convention|rule|policy)|(?:house|team|ground|golden) rule)\b",
+    re.IGNORECASE,
+)
 _USE_INSTEAD = re.compile(r"^(?:use|prefer)\b", re.IGNORECASE)
 _PROHIBITION = re.compile(r"\b(?:don't|do not|never|no|not)\b", re.IGNORECASE)
 
