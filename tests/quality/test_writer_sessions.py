@@ -154,6 +154,9 @@ def test_the_third_batch_carries_what_its_brief_asks() -> None:
         pytest.param(
             BATCH6, SESSIONS + BATCH2 + BATCH3 + BATCH4 + BATCH5, 24, "_PASS=", id="batch6"
         ),
+        pytest.param(
+            BATCH7, SESSIONS + BATCH2 + BATCH3 + BATCH4 + BATCH5 + BATCH6, 24, "_PWD=", id="batch7"
+        ),
     ],
 )
 def test_the_later_batches_carry_what_their_briefs_ask(
