@@ -163,7 +163,7 @@ ROWS: tuple[Row, ...] = (
             "cli/background/writer_commands.py",
             "cli/memory/inbox_commands.py",
         ),
-        9_127,
+        9_153,
         "hold; +384 issue 95: the writer's evidence found by code (writer/lessons/); +255 issue "
         "95: a run sized to the server's speed, the model judging what code proposes; +243: the "
         "user's own sentences judged as rules under controls, a command kept only if it worked "
@@ -181,7 +181,8 @@ ROWS: tuple[Row, ...] = (
         "rule the next sentence takes back on the spot (read on batch6: untrue 4 → 1); +1: "
         "'…, never Y' after what to do is a rule, a team's rule in quotes is not (batch6 rules "
         "11 → 17 of 24); +6: a statement the next sentence calls the house's way, a ground rule "
-        "for the repo (batch6 rules 17 → 19)",
+        "for the repo (batch6 rules 17 → 19); +26: a package a later command removes is no "
+        "command that works (batch7's one untrue note)",
     ),
     Row(
         "dream (consolidation)",
