@@ -412,9 +412,12 @@ def _stated(text: str) -> StandingRules:
     before = ""  # the sentence before, when it is no rule
     last: str | None = None  # the rule the sentence before states
     for sentence in sentences_typed(text):
-        if last in directives and _TAKEN_BACK_AT_ONCE.search(sentence):
-            directives.remove(last)
-            taken.append(last)
+        if takes_back_at_once(sentence):
+            if last in directives:
+                directives.remove(last)
+                taken.append(last)
+            elif before:
+                taken.append(before)  # no rule read, but none for a model to find either
         withdrawing = withdrawing or bool(_WITHDRAWS.search(sentence))
         directive = directive_of(sentence)
         if directive is None and withdrawing and directive_of(_LEADING_ADVERBS.sub("", sentence)):
@@ -464,6 +467,13 @@ _TAKEN_BACK_AT_ONCE = re.compile(
     r"|\b(?:scratch|forget|ignore|disregard) (?:that|this|it)\b|\bnever ?mind\b",
     re.IGNORECASE,
 )
+
+
+def takes_back_at_once(sentence: str) -> bool:
+    """Whether a sentence takes back the one before it ("Actually scratch that, …")."""
+    return _TAKEN_BACK_AT_ONCE.search(sentence) is not None
+
+
 _LEADING_ADVERBS = re.compile(r"^(?:(?:just|instead|only|simply|now|\w+ly)\b,?\s+)+", re.I)
 # Words that name no rule: what a withdrawal and a rule share without being about one thing.
 _NO_SUBJECT_WORDS = _words(
