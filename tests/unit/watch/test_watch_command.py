@@ -8,11 +8,13 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
+from memtab.cli.background import watch_commands
 from memtab.cli.background.watch_commands import _say_ready
 from memtab.cli.main import main
 from memtab.store.history.versions import ScopeHistory
@@ -71,7 +73,12 @@ def test_the_recorder_runs_headless_records_and_its_burst_restores(
         )
     finally:
         process.send_signal(signal.SIGTERM)
-        _, stderr = process.communicate(timeout=30)
+        try:
+            _, stderr = process.communicate(timeout=30)
+        finally:  # its pipe closed even when it hangs: a failure must not spill into the next test
+            if process.returncode is None:
+                process.kill()
+                process.communicate()
     assert process.returncode == 0, stderr
     assert json.loads(loaded.read_text()) == []  # no Qt
     assert _json(capsys, "watch", "--status", "--home", home)["running"] is False
@@ -81,6 +88,48 @@ def test_the_recorder_runs_headless_records_and_its_burst_restores(
     restored = _json(capsys, "restore", "--event", event["id"], "--home", home)
     assert sorted(restored["restored"]) == [f"/memories/global/note{i}.md" for i in range(3)]
     assert [n.read_text("utf-8") for n in notes] == [f"# global {i}\n" for i in range(3)]
+
+
+class _StopsUnderALock:
+    """A recorder whose run holds the lock its `stop` takes when SIGTERM arrives, as the real
+    one holds its wake-up Event's for a moment whenever it clears or waits on it."""
+
+    def __init__(self, *_args: object, **_kwargs: object) -> None:
+        self._lock = threading.Lock()
+        self.stopped = threading.Event()
+        self.stop_waited_for_itself = False
+
+    def stop(self) -> None:
+        if not self._lock.acquire(timeout=5):  # the real one would wait forever
+            self.stop_waited_for_itself = True
+            return
+        try:
+            self.stopped.set()
+        finally:
+            self._lock.release()
+
+    def run(self) -> None:
+        _RECORDERS.append(self)
+        with self._lock:
+            os.kill(os.getpid(), signal.SIGTERM)
+            sum(range(1000))  # a handler runs between bytecodes: here, with the lock held
+        assert self.stopped.wait(10), "SIGTERM did not stop the recorder"
+
+
+_RECORDERS: list[_StopsUnderALock] = []
+
+
+def test_sigterm_stops_the_recorder_even_while_it_holds_the_lock_stop_takes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    machine, _store = machine_with_notes(tmp_path, monkeypatch)
+    monkeypatch.setattr(watch_commands, "Recorder", _StopsUnderALock)
+    monkeypatch.setattr(watch_commands, "_host_agents", lambda _home: None)
+    before = signal.getsignal(signal.SIGTERM)
+    assert main(["watch", "--home", str(machine.home.root)]) == 0
+    (recorder,) = _RECORDERS
+    assert recorder.stopped.is_set() and not recorder.stop_waited_for_itself
+    assert signal.getsignal(signal.SIGTERM) is before  # a second run in this process is unharmed
 
 
 def test_the_ready_line_counts_the_folders_watched(capsys: pytest.CaptureFixture[str]) -> None:
