@@ -3,14 +3,9 @@ sessions) and `memtab events` (the bursts it recorded); docs/formats.md §14.5, 
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import sys
-import threading
-from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import FrameType
 from typing import TYPE_CHECKING, Annotated
 
 from memtab.agent_server.bridge.rendezvous import RendezvousError, host_rendezvous
@@ -27,6 +22,7 @@ from memtab.watch.recorder import Recorder, RecorderBusyError
 from memtab.watch.service import ServiceRefusedError, platform_name, service_path
 from memtab.watch.service import install as install_service
 from memtab.watch.service import uninstall as uninstall_service
+from memtab.watch.signals import stopped_by_signals
 from memtab.watch.sources import RecorderLease, RecorderStatus
 
 if TYPE_CHECKING:  # lazy: the annotation of what `_host_agents` loads when it runs
@@ -117,7 +113,7 @@ def _say_ready(recorder: Recorder) -> None:
 def _record(home: Home, *, polling: bool) -> int:
     recorder = Recorder(home, use_polling=polling, on_ready=_say_ready)
     print(f"Recording every change to the memory of {home.root} (Ctrl+C stops)", file=sys.stderr)
-    with _stopped_by_signals(recorder.stop):
+    with stopped_by_signals(recorder.stop):
         hosting = _host_agents(home)
         try:
             recorder.run()
@@ -127,41 +123,6 @@ def _record(home: Home, *, polling: bool) -> int:
             if hosting is not None:
                 hosting.stop()
     return 0
-
-
-_STOPPING = (signal.SIGTERM, signal.SIGINT)
-
-
-@contextlib.contextmanager
-def _stopped_by_signals(stop: Callable[[], None]) -> Iterator[None]:
-    """SIGTERM and SIGINT call `stop` on a thread of their own. A Python signal handler runs on
-    the main thread between two of its bytecodes, maybe while it holds the very lock `stop`
-    takes (an Event's): it would wait for itself forever. So the handler only writes a byte."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    read_end, write_end = os.pipe()
-    os.set_blocking(write_end, False)  # a second signal before the first is read is no news
-
-    def on_signal(_signum: int, _frame: FrameType | None) -> None:
-        with contextlib.suppress(BlockingIOError):
-            os.write(write_end, b"\0")
-
-    def wait_and_stop() -> None:
-        if os.read(read_end, 1) == b"\0":
-            stop()
-
-    waiting = threading.Thread(target=wait_and_stop, name="memtab-watch-signals", daemon=True)
-    waiting.start()
-    before = {number: signal.signal(number, on_signal) for number in _STOPPING}
-    try:
-        yield
-    finally:
-        for number, handler in before.items():
-            signal.signal(number, handler)
-        os.close(write_end)  # the waiting thread reads the end of the pipe and returns
-        waiting.join()
-        os.close(read_end)
 
 
 def _host_agents(home: Home) -> HostThread | None:
