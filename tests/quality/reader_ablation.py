@@ -22,7 +22,8 @@ import json
 import re
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ from tests.quality.trust_matching import Matcher
 from tests.quality.trust_scorecard import CANDIDATES, ENGINES
 
 _REPOSITORY = Path(__file__).resolve().parents[2]
+_WRITER_SESSIONS = Path(__file__).resolve().parent / "writer_sessions"
 
 
 @dataclass(frozen=True)
@@ -102,10 +104,65 @@ def switch_off(names: Iterable[str]) -> None:
                 raise AttributeError(f"{reader.name}: {module} has no {attribute}")
             setattr(loaded, attribute, _finding_nothing(nothing))
         if reader.rules:
-            rules = importlib.import_module("memtab.redact.rules")
-            named = {rule.name: rule for rule in rules.RULES}
-            for rule in reader.rules:
-                object.__setattr__(named[rule], "pattern", _NEVER)
+            _rules_off(reader.rules).__enter__()  # for the process's life
+
+
+@contextmanager
+def _rules_off(names: Iterable[str]) -> Iterator[None]:
+    """The named redaction rules find nothing while inside (restored after)."""
+    rules = importlib.import_module("memtab.redact.rules")
+    off = [rule for rule in rules.RULES if rule.name in set(names)]
+    patterns = [rule.pattern for rule in off]
+    for rule in off:
+        object.__setattr__(rule, "pattern", _NEVER)
+    try:
+        yield
+    finally:
+        for rule, pattern in zip(off, patterns, strict=True):
+            object.__setattr__(rule, "pattern", pattern)
+
+
+def _strings(value: object) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def transcript_texts() -> Iterator[tuple[str, str]]:
+    """Every text of the writer's sessions (tests/quality/writer_sessions, every batch): each
+    string of each JSON line, as the writer reads it before sending it to a model."""
+    for path in sorted(_WRITER_SESSIONS.rglob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            for text in _strings(json.loads(line)):
+                yield str(path.relative_to(_WRITER_SESSIONS)), text
+
+
+def memory_texts(halves: Iterable[str]) -> Iterator[tuple[str, str]]:
+    """Every text file of the halves' homes, whole, as a judge is sent a memory's lines."""
+    for half in halves:
+        home = trust_homes.CORPUS / half / "home"
+        for path in sorted(p for p in home.rglob("*") if p.is_file()):
+            if path.suffix in trust_homes.TEXT_SUFFIXES:
+                yield f"{half}/{path.relative_to(home)}", path.read_text(errors="replace")
+
+
+def hidden_only_by(reader: Reader, texts: Iterable[tuple[str, str]]) -> list[str]:
+    """Where a redaction reader alone keeps a secret from a model: the texts `redact_outgoing`
+    hides more of with the reader's rules than without them."""
+    from memtab.redact import redact_outgoing
+
+    shown = [(place, text, redact_outgoing(text)) for place, text in texts]
+    with _rules_off(reader.rules):
+        return [
+            f"{place}: {text[:40]!r}"
+            for place, text, hidden in shown
+            if redact_outgoing(text) != hidden
+        ]
 
 
 def run_switched_off(names: Sequence[str], argv: list[str]) -> int:
@@ -200,7 +257,13 @@ def _counts(report: dict[str, list[str]]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--half", choices=HALVES, required=True)
+    parser.add_argument("--half", choices=HALVES)
+    parser.add_argument(
+        "--transcripts",
+        action="store_true",
+        help="instead: what each redaction reader alone hides from a model of the writer's "
+        "sessions (tests/quality/writer_sessions) and of every half's memories",
+    )
     parser.add_argument(
         "--reader",
         action="append",
@@ -209,6 +272,21 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
+    if args.transcripts:
+        for source, texts in (
+            ("the writer's sessions", list(transcript_texts())),
+            ("the halves' memories", list(memory_texts(HALVES))),
+        ):
+            for reader in (r for r in READERS if r.rules):
+                hidden = hidden_only_by(reader, texts)
+                print(
+                    f"{reader.name}: alone hides a secret in {len(hidden)} of {len(texts)} "
+                    f"texts of {source}"
+                )
+                print("".join(f"    {row}\n" for row in hidden), end="")
+        return 0
+    if args.half is None:
+        parser.error("--half or --transcripts")
     batches = [name.split("+") for name in (args.reader or [r.name for r in READERS])]
     unknown = sorted({name for batch in batches for name in batch} - set(_BY_NAME))
     if unknown:
