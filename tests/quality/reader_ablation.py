@@ -17,6 +17,7 @@ finding out earns its place too.
 from __future__ import annotations
 
 import argparse
+import copy
 import importlib
 import json
 import re
@@ -33,6 +34,8 @@ from tests.quality import trust_homes
 from tests.quality.trust_homes import HALVES, lay_out
 from tests.quality.trust_matching import Matcher
 from tests.quality.trust_scorecard import CANDIDATES, ENGINES
+
+from memtab.trust.reading.scopes import Scope
 
 _REPOSITORY = Path(__file__).resolve().parents[2]
 _WRITER_SESSIONS = Path(__file__).resolve().parent / "writer_sessions"
@@ -62,11 +65,17 @@ READERS: tuple[Reader, ...] = (
     Reader("reading/attached", _TRUST, ((_CLAIMS, "structured", ()), (_CLAIMS, "said", ()))),
     Reader("located/commands-paths", _TRUST, ((_CLAIMS, "command_or_path", ()),)),
     Reader("located/labels", _TRUST, ((_CLAIMS, "value_of", None),)),
+    Reader("reading/scopes", _TRUST, ((_CLAIMS, "scope_of", Scope(frozenset(), "", False)),)),
     Reader("polarity/rules", _TRUST, ((_CLAIMS, "_polarity", ()),)),
-    Reader("polarity/unlisted-verbs", _TRUST, ((_CLAIMS, "_unlisted_rule", ()),)),
-    Reader("leaks/repository_owners", ("leaks",), ((_LEAKS, "repository_owners", {}),)),
-    Reader("leaks/company_domains", ("leaks",), ((_LEAKS, "company_domains", frozenset()),)),
     Reader("leaks/said_owners", ("leaks",), ((_LEAKS, "said_owners", {}),)),
+    Reader("leaks/project_hosts", ("leaks",), ((_LEAKS, "project_hosts", {}),)),
+    Reader("leaks/checkout_places", ("leaks",), ((_LEAKS, "evidence", {}),)),
+    Reader("leaks/places_in", ("leaks",), ((_LEAKS, "places_in", []),)),
+    Reader(
+        "duplicates/boilerplate",
+        ("duplicates",),
+        (("memtab.trust.duplicates.engine", "boilerplate_of", frozenset()),),
+    ),
     Reader("redact/secret_in_prose", ("leaks",), rules=("secret_in_prose",)),
     Reader("redact/short_password", ("leaks",), rules=("short_password",)),
     Reader("check/paths", ("check",), ((_CHECK, "named_paths", ()),)),
@@ -91,7 +100,7 @@ _NEVER = re.compile(r"(?!)")
 
 
 def _finding_nothing(nothing: object) -> Callable[..., object]:
-    return lambda *_args, **_kwargs: type(nothing)() if nothing is not None else None
+    return lambda *_args, **_kwargs: copy.copy(nothing)  # a list its caller may extend
 
 
 def switch_off(names: Iterable[str]) -> None:
