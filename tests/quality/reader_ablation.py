@@ -250,13 +250,18 @@ def added(before: dict[str, Any], after: dict[str, Any]) -> dict[str, dict[str, 
 def ablate(half: str, batches: Sequence[Sequence[str]]) -> dict[str, Any]:
     """Every batch of readers switched off together on the half, against all on."""
     engines = {engine for batch in batches for name in batch for engine in _BY_NAME[name].engines}
+    engines = engines or {engine for engine, _score, _empty in ENGINES}
     baseline = findings(half, (), engines)
-    rows = {}
+    rows: dict[str, Any] = {}
     for batch in batches:
         mine = {engine for name in batch for engine in _BY_NAME[name].engines}
         after = findings(half, batch, mine)
         rows["+".join(batch)] = added({e: baseline[e] for e in after}, after)
-    return {"half": half, "readers": rows}
+    every = {
+        engine: {label: sorted(found) for label, found in part.items()}
+        for engine, part in baseline.items()
+    }  # what is found with every reader on: the before and after of a deletion
+    return {"half": half, "allOn": every, "readers": rows}
 
 
 def _counts(report: dict[str, list[str]]) -> str:
@@ -276,8 +281,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--reader",
         action="append",
-        help="a reader to switch off alone (repeat; '+'-join names to switch off together); "
-        "default: each reader of READERS alone",
+        help="a reader to switch off alone (repeat; '+'-join names to switch off together; "
+        "'none': only what every engine finds, all on); default: each reader of READERS alone",
     )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args(argv)
@@ -297,6 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.half is None:
         parser.error("--half or --transcripts")
     batches = [name.split("+") for name in (args.reader or [r.name for r in READERS])]
+    batches = [] if batches == [["none"]] else batches
     unknown = sorted({name for batch in batches for name in batch} - set(_BY_NAME))
     if unknown:
         parser.error(f"no such reader: {', '.join(unknown)} (READERS names them)")
