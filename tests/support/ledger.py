@@ -124,7 +124,8 @@ ROWS: tuple[Row, ...] = (
         ),
         11_086,
         "issue 94: the English readers deleted (12,580 → 10,980; t104: -330, the readers that "
-        "found nothing on any of seven halves, tests/quality/reader_ablation.py); +167: blame kept between runs, a "
+        "found nothing on any of seven halves, tests/quality/reader_ablation.py); +167: blame "
+        "kept between runs, a "
         "pair's memories read once, a project's path from ~, one module a trust command; +79: "
         "a warm run answered from its last report (3–4× less CPU), a skill's lines no rule; +38: "
         "a warm --json run prints what the last one printed; +35: a program's flag, its config "
