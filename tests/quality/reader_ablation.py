@@ -104,8 +104,9 @@ def _finding_nothing(nothing: object) -> Callable[..., object]:
 
 
 def switch_off(names: Iterable[str]) -> None:
-    """Switch the named readers off in this process, before the engines are imported (a name
-    imported with `from … import` is bound when its importer loads: patched in the importer)."""
+    """Switch the named readers off in this process, each in the module that calls it (a name
+    imported with `from … import` is the importer's own: patched there, it is what its calls
+    find, whenever the engines were imported)."""
     for reader in (_BY_NAME[name] for name in names):
         for module, attribute, nothing in reader.patches:
             loaded = importlib.import_module(module)
