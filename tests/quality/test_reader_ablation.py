@@ -16,7 +16,7 @@ def test_switching_off_the_recall_rules_loses_their_findings_on_tune() -> None:
     assert not check["false"] and not check["keptOutRight"]
 
 
-def test_every_reader_names_a_function_its_engine_calls() -> None:
+def test_every_reader_names_what_its_engine_s_module_holds() -> None:
     for reader in READERS:
         for module, attribute, _nothing in reader.patches:
             assert attribute in vars(__import__(module, fromlist=[attribute])), reader.name
