@@ -122,8 +122,10 @@ ROWS: tuple[Row, ...] = (
             "cli/health/contradictions_commands.py",
             "cli/health/leaks_commands.py",
         ),
-        11_416,
-        "issue 94: the English readers deleted (12,580 → 10,980); +167: blame kept between runs, a "
+        11_086,
+        "issue 94: the English readers deleted (12,580 → 10,980; t104: -330, the readers that "
+        "found nothing on any of seven halves, tests/quality/reader_ablation.py); +167: blame "
+        "kept between runs, a "
         "pair's memories read once, a project's path from ~, one module a trust command; +79: "
         "a warm run answered from its last report (3–4× less CPU), a skill's lines no rule; +38: "
         "a warm --json run prints what the last one printed; +35: a program's flag, its config "
@@ -139,8 +141,8 @@ ROWS: tuple[Row, ...] = (
         "network's host is the project its labels name, no project memory naming it (fresh4 "
         "leaks 16 → 17 of 19); +16: a project whose folder is a word named by its possessive "
         "before a path, a customer's host on a hosting service by its labels (fresh5 leaks "
-        "15 → 18 of 20; repository_owners and company_domains find nothing on the seven halves, "
-        "but issue 83's places corpus needs the first); +9: a version numbered by its year "
+        "15 → 18 of 20; company_domains finds nothing on the seven halves but keeps a false owner "
+        "out of issue 83's places corpus); +9: a version numbered by its year "
         "with a build suffix and a setting named in lower camel case read (fresh5 "
         "contradictions 6 → 8 of 32, no other half changed)",
     ),

@@ -55,7 +55,7 @@ from memtab.trust.leaks.hosts import (
     project_words,
     said_owners,
 )
-from memtab.trust.leaks.places import places_in, repository_owners
+from memtab.trust.leaks.places import places_in
 from memtab.trust.leaks.records import Leak, LeakKind, LeaksReport
 from memtab.trust.memories import MemoryEngine, anew, copies_of, place_of
 from memtab.trust.records import MemoryPlace
@@ -225,8 +225,6 @@ class LeaksEngine(MemoryEngine):
         companies = company_domains((host for _, named in named_by for host in named), words)
         said = evidence({path: i.places for path, i in projects.items()})
         hosts = project_hosts(named_by, words, companies, said)
-        mentioned = (m.named for f in mentions for m in f.hosts)
-        hosts.update(repository_owners(mentioned, projects, said))
         lines = _host_lines(ordered, mentions, copies, hosts)
         shared = frozenset(place for place, project in said.items() if project is None)
         hosts.update(said_owners(lines, hosts, words, companies, shared))
