@@ -19,7 +19,7 @@ from memtab.store.history.versions import ScopeHistory
 from memtab.store.paths import Scope
 from memtab.watch.sources import RecorderLease
 
-from .helpers import change_in_another_process, machine_with_notes, wait_for
+from .helpers import change_in_another_process, exit_of, machine_with_notes, wait_for
 
 # The recorder's process says at exit which modules it loaded.
 _RUN_AND_REPORT = (
@@ -71,8 +71,8 @@ def test_the_recorder_runs_headless_records_and_its_burst_restores(
         )
     finally:
         process.send_signal(signal.SIGTERM)
-        _, stderr = process.communicate(timeout=30)
-    assert process.returncode == 0, stderr
+        status, stderr = exit_of(process, "SIGTERM")
+    assert status == 0, stderr
     assert json.loads(loaded.read_text()) == []  # no Qt
     assert _json(capsys, "watch", "--status", "--home", home)["running"] is False
 
