@@ -283,7 +283,9 @@ ROWS: tuple[Row, ...] = (
             "gui/activity/",
             "cli/background/watch_commands.py",
         ),
-        2_788,
+        2_792,
+        "hold; +4 (24 lines): SIGTERM and Ctrl+C stop `memtab watch` from a thread of its own, "
+        "woken by the interpreter's wakeup socket (a stop in a Python handler could deadlock)",
     ),
     Row(
         "model providers",
