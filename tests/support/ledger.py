@@ -287,9 +287,9 @@ ROWS: tuple[Row, ...] = (
             "gui/activity/",
             "cli/background/watch_commands.py",
         ),
-        2_794,
-        "hold; +6 issue 97: SIGTERM stops `memtab watch` even while its main thread holds the "
-        "lock stopping takes",
+        2_792,
+        "hold; +4 (24 lines): SIGTERM and Ctrl+C stop `memtab watch` from a thread of its own, "
+        "woken by the interpreter's wakeup socket (a stop in a Python handler could deadlock)",
     ),
     Row(
         "model providers",

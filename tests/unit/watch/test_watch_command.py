@@ -8,20 +8,18 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-from memtab.cli.background import watch_commands
 from memtab.cli.background.watch_commands import _say_ready
 from memtab.cli.main import main
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.paths import Scope
 from memtab.watch.sources import RecorderLease
 
-from .helpers import change_in_another_process, machine_with_notes, wait_for
+from .helpers import change_in_another_process, exit_of, machine_with_notes, wait_for
 
 # The recorder's process says at exit which modules it loaded.
 _RUN_AND_REPORT = (
@@ -73,13 +71,8 @@ def test_the_recorder_runs_headless_records_and_its_burst_restores(
         )
     finally:
         process.send_signal(signal.SIGTERM)
-        try:
-            _, stderr = process.communicate(timeout=30)
-        finally:  # its pipe closed even when it hangs: a failure must not spill into the next test
-            if process.returncode is None:
-                process.kill()
-                process.communicate()
-    assert process.returncode == 0, stderr
+        status, stderr = exit_of(process, "SIGTERM")
+    assert status == 0, stderr
     assert json.loads(loaded.read_text()) == []  # no Qt
     assert _json(capsys, "watch", "--status", "--home", home)["running"] is False
 
@@ -90,46 +83,33 @@ def test_the_recorder_runs_headless_records_and_its_burst_restores(
     assert [n.read_text("utf-8") for n in notes] == [f"# global {i}\n" for i in range(3)]
 
 
-class _StopsUnderALock:
-    """A recorder whose run holds the lock its `stop` takes when SIGTERM arrives, as the real
-    one holds its wake-up Event's for a moment whenever it clears or waits on it."""
-
-    def __init__(self, *_args: object, **_kwargs: object) -> None:
-        self._lock = threading.Lock()
-        self.stopped = threading.Event()
-        self.stop_waited_for_itself = False
-
-    def stop(self) -> None:
-        if not self._lock.acquire(timeout=5):  # the real one would wait forever
-            self.stop_waited_for_itself = True
-            return
-        try:
-            self.stopped.set()
-        finally:
-            self._lock.release()
-
-    def run(self) -> None:
-        _RECORDERS.append(self)
-        with self._lock:
-            os.kill(os.getpid(), signal.SIGTERM)
-            sum(range(1000))  # a handler runs between bytecodes: here, with the lock held
-        assert self.stopped.wait(10), "SIGTERM did not stop the recorder"
-
-
-_RECORDERS: list[_StopsUnderALock] = []
-
-
-def test_sigterm_stops_the_recorder_even_while_it_holds_the_lock_stop_takes(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+# slow: starts the recorder's process (~0.5 s of CPU or more)
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("moment", "number"), [("in-its-wait", "SIGTERM"), ("on-another-thread", "SIGINT")]
+)
+def test_a_stop_signal_ends_the_recorder_wherever_it_lands(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    moment: str,
+    number: str,
 ) -> None:
     machine, _store = machine_with_notes(tmp_path, monkeypatch)
-    monkeypatch.setattr(watch_commands, "Recorder", _StopsUnderALock)
-    monkeypatch.setattr(watch_commands, "_host_agents", lambda _home: None)
-    before = signal.getsignal(signal.SIGTERM)
-    assert main(["watch", "--home", str(machine.home.root)]) == 0
-    (recorder,) = _RECORDERS
-    assert recorder.stopped.is_set() and not recorder.stop_waited_for_itself
-    assert signal.getsignal(signal.SIGTERM) is before  # a second run in this process is unharmed
+    home = str(machine.home.root)
+    signalled = Path(__file__).with_name("signalled_watch.py")
+    process = subprocess.Popen(
+        [sys.executable, str(signalled), moment, number, home],
+        env=os.environ,
+        stderr=subprocess.PIPE,
+    )
+    try:  # it signals itself once its first pass is done, maybe before a look finds it running
+        lease = RecorderLease(machine.home)
+        wait_for(lambda: lease.status().pid is not None or process.poll() is not None, "it runs")
+    finally:
+        status, said = exit_of(process, f"it took the lease ({number} {moment})")
+    assert number in said and status == 0, said
+    assert _json(capsys, "watch", "--status", "--home", home)["running"] is False
 
 
 def test_the_ready_line_counts_the_folders_watched(capsys: pytest.CaptureFixture[str]) -> None:

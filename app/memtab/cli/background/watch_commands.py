@@ -18,11 +18,10 @@ from memtab.store.home import Home
 from memtab.watch import guard
 from memtab.watch.events import BURST_MIN_FILES, ChangeEvent, ListedEvent, change_events
 from memtab.watch.guard import MASS_MIN_FILES
-from memtab.watch.recorder import Recorder, RecorderBusyError
+from memtab.watch.recorder import Recorder, RecorderBusyError, stopped_by_signals
 from memtab.watch.service import ServiceRefusedError, platform_name, service_path
 from memtab.watch.service import install as install_service
 from memtab.watch.service import uninstall as uninstall_service
-from memtab.watch.signals import stopped_by_signals
 from memtab.watch.sources import RecorderLease, RecorderStatus
 
 if TYPE_CHECKING:  # lazy: the annotation of what `_host_agents` loads when it runs
