@@ -160,7 +160,6 @@ def run_blame(
     *,
     workspace: str | None = None,
     orphan: str | None = None,
-    json: bool = False,
 ) -> Blame:
     """who introduced each line of a memory file, when, and from what
 
@@ -372,7 +371,7 @@ class RunsListing(Record, write_only=True):
 
 
 @command("revert-run", status=lambda result: 1 if result.refused else 0, writes_home=True)
-def run_revert(home: Home, run_id: str, *, json: bool = False) -> RevertResult:
+def run_revert(home: Home, run_id: str) -> RevertResult:
     """restore every file a run changed to what it held before"""
     catch_up_runs(home)
     return revert_run(home, run_id)

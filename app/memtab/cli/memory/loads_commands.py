@@ -16,7 +16,6 @@ def loads(
     directory: str | None = None,
     agent: tuple[AgentName, ...] = (),
     subagent: str | None = None,
-    json: bool = False,
 ) -> Loads:
     """what each agent reads at a session's start, and where it stops
 

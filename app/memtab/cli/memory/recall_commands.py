@@ -27,7 +27,6 @@ def run_recall(
     agent: tuple[AgentName, ...] = (),
     manifest: bool = False,
     model: bool = False,
-    json: bool = False,
 ) -> Recall:
     """what each agent would load and recall for a prompt, and why
 
