@@ -36,14 +36,7 @@ from memtab.store.catch_up.runs_log import catch_up_runs
 from memtab.store.history.describe import describe_run, op_diff
 from memtab.store.history.prune import maybe_prune
 from memtab.store.history.records import RunEntry
-from memtab.store.history.runs import (
-    REVERT_KIND,
-    RunKind,
-    RunsLog,
-    files_changed,
-    reverted_by,
-    trace_path,
-)
+from memtab.store.history.runs import REVERT_KIND, RunKind, files_changed, trace_path
 from memtab.store.history.versions import VersionListing
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
@@ -313,11 +306,12 @@ def run_runs(
         failed: only failed runs
         diff: show each applied op's diff
     """
-    catch_up_runs(home)
+    # lazy: the Runs dialog's listing (its diffs' readers), not `memtab --help`'s start
+    from memtab.components.history.runs import RunFilter, load_run_list
+
     maybe_prune(home)
-    log = RunsLog(home)
-    runs = log.runs(workspace_id=workspace, kind=kind, failed_only=failed)
-    reverts = reverted_by(log.runs(kind=REVERT_KIND))
+    listing = load_run_list(home, RunFilter(workspace_id=workspace, kind=kind, failed_only=failed))
+    runs, reverts = listing.runs, listing.reverted
     if json:
         return RunsListing(runs=tuple(RunListing.of(run, reverts.get(run.id)) for run in runs))
     if not runs:
