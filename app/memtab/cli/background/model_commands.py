@@ -123,12 +123,8 @@ def run_use_offline() -> SettingsSaved:
 
 
 def _save(settings: ProviderSettings) -> SettingsSaved:
-    try:
+    with as_cli_error(ProviderError, SettingsFileError):
         path = save_provider_settings(settings)
-    except ProviderError as error:
-        raise CliError(error.message) from None
-    except SettingsFileError as error:
-        raise CliError(str(error)) from None
     return SettingsSaved(saved=_settings_row(settings, None), settings_file=path)
 
 

@@ -3,7 +3,7 @@ is taken or missed (docs/formats.md §17.8); `--model` also asks the configured 
 
 from __future__ import annotations
 
-from memtab.cli.common import command, format_table
+from memtab.cli.common import as_cli_error, command, format_table
 from memtab.cli.options import CliError
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.llm.settings import ProviderSettings, resolve_provider_settings
@@ -51,10 +51,8 @@ def run_recall(
 
 def _model_settings() -> ProviderSettings:
     """The configured model, or why there is none to ask."""
-    try:
+    with as_cli_error(SettingsFileError, ProviderError):
         settings = resolve_provider_settings()
-    except (SettingsFileError, ProviderError) as error:
-        raise CliError(str(error)) from error
     if settings.is_offline:
         raise CliError(
             "--model asks the configured model, and none is: choose one in File → Settings "
