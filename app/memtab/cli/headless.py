@@ -47,11 +47,12 @@ def install_desktop() -> int:
     """`memtab --install-desktop`: the launcher, icon and AppStream file for this user."""
     # lazy: --install-desktop only (~12 ms and ~1.9 MiB traced: sysconfig), not every
     # command's start
-    from memtab.cli.common import as_cli_error
     from memtab.desktop import DesktopInstallError, install_desktop_files
 
-    with as_cli_error(DesktopInstallError):
+    try:
         installed = install_desktop_files()
+    except DesktopInstallError as error:
+        raise CliError(str(error)) from None
     for path in installed:
         print(path)
     return 0
