@@ -83,19 +83,6 @@ def change_in_another_process(
     subprocess.run([sys.executable, "-c", script, json.dumps(todo)], check=True, env=os.environ)
 
 
-def exit_of(process: subprocess.Popen[bytes], after: str) -> tuple[int, str]:
-    """`process`'s exit status and stderr once it exits (at most WAIT_S `after` what ends it); else
-    it is killed and its pipe read and closed, so that its failure stays this test's."""
-    try:
-        _, stderr = process.communicate(timeout=WAIT_S)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        _, stderr = process.communicate()
-        said = stderr.decode(errors="replace")
-        raise AssertionError(f"still running {WAIT_S:g} s after {after}:\n{said}") from None
-    return process.returncode, stderr.decode(errors="replace")
-
-
 def wait_for(condition: Callable[[], bool], what: str) -> None:
     """Wait until `condition()` holds (at most WAIT_S: a failure, not a timing test)."""
     deadline = time.monotonic() + WAIT_S

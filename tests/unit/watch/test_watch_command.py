@@ -18,8 +18,9 @@ from memtab.cli.main import main
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.paths import Scope
 from memtab.watch.sources import RecorderLease
+from support.processes import exit_of
 
-from .helpers import change_in_another_process, exit_of, machine_with_notes, wait_for
+from .helpers import WAIT_S, change_in_another_process, machine_with_notes, wait_for
 
 # The recorder's process says at exit which modules it loaded.
 _RUN_AND_REPORT = (
@@ -71,7 +72,7 @@ def test_the_recorder_runs_headless_records_and_its_burst_restores(
         )
     finally:
         process.send_signal(signal.SIGTERM)
-        status, stderr = exit_of(process, "SIGTERM")
+        status, stderr = exit_of(process, "SIGTERM", WAIT_S)
     assert status == 0, stderr
     assert json.loads(loaded.read_text()) == []  # no Qt
     assert _json(capsys, "watch", "--status", "--home", home)["running"] is False
@@ -107,7 +108,7 @@ def test_a_stop_signal_ends_the_recorder_wherever_it_lands(
         lease = RecorderLease(machine.home)
         wait_for(lambda: lease.status().pid is not None or process.poll() is not None, "it runs")
     finally:
-        status, said = exit_of(process, f"it took the lease ({number} {moment})")
+        status, said = exit_of(process, f"it took the lease ({number} {moment})", WAIT_S)
     assert number in said and status == 0, said
     assert _json(capsys, "watch", "--status", "--home", home)["running"] is False
 
