@@ -1,0 +1,2 @@
+defmodule Tidepool.Application do
+end
