@@ -1,0 +1,2 @@
+import Config
+config :tidepool, ecto_repos: [Tidepool.Repo]

@@ -1,0 +1,2 @@
+defmodule TidepoolWeb.TideLive do
+end
