@@ -1,0 +1,2 @@
+defmodule Tidepool.Readings do
+end
