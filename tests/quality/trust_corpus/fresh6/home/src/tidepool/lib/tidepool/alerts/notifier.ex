@@ -1,0 +1,2 @@
+defmodule Tidepool.Alerts.Notifier do
+end

@@ -1,0 +1,2 @@
+defmodule Tidepool.Gauges.Station do
+end

@@ -1,0 +1,2 @@
+defmodule TidepoolWeb.CoreComponents do
+end

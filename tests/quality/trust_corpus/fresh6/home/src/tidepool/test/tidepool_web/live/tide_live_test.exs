@@ -1,0 +1,2 @@
+defmodule TidepoolWeb.TideLiveTest do
+end
