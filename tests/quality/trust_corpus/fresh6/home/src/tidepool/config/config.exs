@@ -1,2 +1,0 @@
-import Config
-config :tidepool, ecto_repos: [Tidepool.Repo]

@@ -1,4 +1,0 @@
-defmodule Mix.Tasks.Tidepool.SeedGauges do
-  use Mix.Task
-  def run(_args), do: Mix.Task.run("run", ["priv/repo/seeds.exs"])
-end

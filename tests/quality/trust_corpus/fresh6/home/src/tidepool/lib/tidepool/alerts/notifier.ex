@@ -1,2 +1,0 @@
-defmodule Tidepool.Alerts.Notifier do
-end

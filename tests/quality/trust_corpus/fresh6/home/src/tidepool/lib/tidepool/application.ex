@@ -1,2 +1,0 @@
-defmodule Tidepool.Application do
-end

@@ -1,2 +1,0 @@
-defmodule Tidepool.Gauges.Station do
-end

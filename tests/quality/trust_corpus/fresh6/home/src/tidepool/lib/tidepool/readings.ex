@@ -1,2 +1,0 @@
-defmodule Tidepool.Readings do
-end

@@ -1,2 +1,0 @@
-defmodule TidepoolWeb.CoreComponents do
-end

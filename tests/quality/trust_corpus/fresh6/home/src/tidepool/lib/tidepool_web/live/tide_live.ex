@@ -1,2 +1,0 @@
-defmodule TidepoolWeb.TideLive do
-end

@@ -1,2 +1,0 @@
-defmodule TidepoolWeb.TideLiveTest do
-end
