@@ -339,7 +339,7 @@ def test_fresh3_checkouts_have_what_its_key_says_and_lack_what_it_says_is_missin
         assert found, item["id"]
 
 
-# What each untuned half's brief asks it to seed, at least: fresh6 was written in the time a
+# What each untuned half's brief asks it to seed, at least: fresh7 was written in the time a
 # smaller half takes, so its brief asks less of every section but the contradictions' kinds.
 SEEDED_MINIMUMS = {
     "fresh4": {
@@ -366,7 +366,7 @@ SEEDED_MINIMUMS = {
         "different_facts": 15,
         "written": "28 Nov 2026",
     },
-    "fresh6": {
+    "fresh7": {
         "values": 14,
         "contradiction_near_misses": 10,
         "duplicates": 20,
@@ -384,7 +384,7 @@ UNTUNED_HALVES = list(SEEDED_MINIMUMS)
 
 @pytest.mark.parametrize("half", UNTUNED_HALVES)
 def test_the_untuned_halves_seed_what_their_briefs_ask(half: str) -> None:
-    """`fresh4`, `fresh5` and `fresh6` (issue 94, homes nobody tuned on): contradictions
+    """`fresh4`, `fresh5` and `fresh7` (issue 94, homes nobody tuned on): contradictions
     weighted heaviest, mostly values structure proves, then always/never and tools, with near
     misses; each kind of duplicate with its near misses (every contradiction one too); leaks of
     varied shapes beside names, placeholders, examples and public URLs; check findings beside
