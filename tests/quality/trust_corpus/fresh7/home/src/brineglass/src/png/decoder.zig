@@ -1,0 +1,2 @@
+// PNG decoder
+pub const max_dimension: u32 = 16384;

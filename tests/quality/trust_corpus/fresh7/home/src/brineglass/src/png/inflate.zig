@@ -1,0 +1,1 @@
+// zlib inflate, window 32 KiB

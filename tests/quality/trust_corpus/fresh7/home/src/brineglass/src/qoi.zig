@@ -1,0 +1,1 @@
+// QOI decoder and encoder

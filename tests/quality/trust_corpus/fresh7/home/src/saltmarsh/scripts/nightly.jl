@@ -1,0 +1,1 @@
+# nightly ensemble run

@@ -1,0 +1,4 @@
+module Saltmarsh
+include("tides.jl")
+include("solver/implicit.jl")
+end

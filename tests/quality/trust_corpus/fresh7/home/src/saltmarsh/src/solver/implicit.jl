@@ -1,0 +1,1 @@
+# implicit Euler marsh solver

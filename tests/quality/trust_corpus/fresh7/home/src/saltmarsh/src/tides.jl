@@ -1,0 +1,1 @@
+# harmonic tide prediction
