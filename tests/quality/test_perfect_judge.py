@@ -15,7 +15,17 @@ pytestmark = pytest.mark.slow
 
 HALVES = [
     half
-    for half in ("tune", "held-out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5")
+    for half in (
+        "tune",
+        "held-out",
+        "fresh",
+        "fresh2",
+        "fresh3",
+        "fresh4",
+        "fresh5",
+        "fresh6",
+        "fresh7",
+    )
     if (CORPUS / half / "key.json").exists()
 ]
 

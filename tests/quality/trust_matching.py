@@ -97,6 +97,8 @@ class Matcher:
         """Whether a found pair is the item's pair, either way round (an item of more than
         two places, `more`: any two of them)."""
         sides = [item["a"], item["b"], *item.get("more", [])]
+        if a.line is None and b.line is None and _lines_of_one_text(self, sides):
+            return False  # a file and its copy: no two of its lines are said to be the same
         return any(
             self.side_matches(a, one) and self.side_matches(b, two)
             for i, one in enumerate(sides)
@@ -128,3 +130,9 @@ class Matcher:
             if 0 < index.line <= len(lines) and Path(topic.file).name in lines[index.line - 1]:
                 return True
         return False
+
+
+def _lines_of_one_text(matcher: Matcher, sides: list[dict[str, Any]]) -> bool:
+    """Whether every side is some lines of one file (or of copies of it)."""
+    first = sides[0]["file"]
+    return all(side["lines"] and matcher.same_text(side["file"], first) for side in sides)
