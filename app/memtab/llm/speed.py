@@ -38,6 +38,11 @@ FASTEST = 1_000_000.0
 """Tokens a second a server can be said to read or write; a figure outside is no measure."""
 LOCK_WAIT_S = 2.0
 _NANOSECONDS = 1e9
+HOLD_RATIO = 4.0
+"""A server's runs are planned at a step of a ladder of powers of two (… 8, 16, 32 … tokens
+a second), kept while what its runs measure stays from the step to this many times it: this
+2-core machine's one-thread server read 3.9–46.6 tokens a second within an hour as its load
+changed, and a plan that followed each measure gave one session different notes."""
 
 
 @dataclass(frozen=True)
@@ -118,9 +123,30 @@ def measured_speed(timings: Iterable[Timings], known: Speed | None = None) -> Sp
     return Speed(prompt, output)
 
 
+def step_of(rate: float) -> float:
+    """The ladder's step at or below `rate` (a power of two)."""
+    return 2.0 ** math.floor(math.log2(rate))
+
+
+def stepped(measured: Speed, kept: Speed | None = None) -> Speed:
+    """The speed a server's runs are planned at once it measured `measured`: each side
+    `kept`'s step while the measure stays within `HOLD_RATIO` of it upwards, else the step at
+    or below the measure — so that the machine's load does not change what a run asks."""
+
+    def side(rate: float, old: float | None) -> float:
+        if old is not None and step_of(old) <= rate < HOLD_RATIO * step_of(old):
+            return step_of(old)
+        return step_of(rate)
+
+    return Speed(
+        side(measured.prompt_per_s, kept.prompt_per_s if kept is not None else None),
+        side(measured.output_per_s, kept.output_per_s if kept is not None else None),
+    )
+
+
 class KnownSpeed(Record):
-    """One server's model as last measured (docs/formats.md §13): its API's address, the
-    model, its speeds and when (epoch ms)."""
+    """One server's model as its runs are planned (docs/formats.md §13): its API's address,
+    the model, its speeds (`stepped`) and when they were last measured (epoch ms)."""
 
     server: str
     model: str

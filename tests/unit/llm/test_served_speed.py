@@ -22,6 +22,7 @@ from memtab.llm.speed import (
     known_speed,
     measured_speed,
     remember_speed,
+    stepped,
     timings_of,
 )
 from memtab.llm.types import Timings, UserMessage
@@ -209,3 +210,12 @@ def test_a_llama_cpp_server_is_timed_on_a_short_prompt_read_whole(
     timings = probe_speed(fake_model_server.openai_base_url, MODEL, nonce=42)
     assert timings == Timings(307, 15649.534 / 1000, 52, 12205.291 / 1000)
     assert fake_model_server.requests == []  # no request of the model's chat
+
+
+def test_a_server_s_runs_are_planned_at_a_step_that_its_load_does_not_move() -> None:
+    """This machine's one-thread server read 20–27 tokens a second in one hour of batch6 and
+    3.9–46.6 in another: what a run asks is planned at a power of two below the measure, held
+    while later measures stay from it to four times it."""
+    assert stepped(Speed(23.4, 14.0)) == Speed(16.0, 8.0)
+    assert stepped(Speed(16.0, 31.9), Speed(27.0, 8.0)) == Speed(16.0, 8.0)  # held
+    assert stepped(Speed(64.0, 7.9), Speed(16.0, 8.0)) == Speed(64.0, 4.0)  # moved: its own
