@@ -26,7 +26,14 @@ from memtab.llm.local_servers import (
     server_busy,
 )
 from memtab.llm.settings_model import is_local
-from memtab.llm.speed import Speed, known_speed, measured_speed, remember_speed, stepped
+from memtab.llm.speed import (
+    BUSY_SLOWDOWN,
+    Speed,
+    known_speed,
+    measured_speed,
+    remember_speed,
+    stepped,
+)
 from memtab.llm.types import (
     AssistantMessage,
     Cancel,
@@ -41,10 +48,6 @@ from memtab.llm.types import (
 
 SAFETY_SHARE = 0.1
 """Of the run's limit, kept free: what no plan of a step spends."""
-BUSY_SLOWDOWN = 1.6
-"""How much slower than its step a busy machine may read and write: a run plans at the step
-over this (this shared 2-core machine read 3.4–11 tokens a second within an hour,
-Qwen2.5-Coder-1.5B on one thread, and a step read at 7 took twice as long as planned)."""
 CALL_TOKENS = 64
 """What a reply calling the tool once (a view) writes, about (Qwen2.5-Coder-1.5B's view
 calls, written as indented JSON: 41–52 tokens)."""
@@ -160,6 +163,7 @@ class RunPace:
         self._now = now
         begun = now() if started is None else started
         self._deadline = begun + limit_s
+        self._planned_end = begun + limit_s * (1 - SAFETY_SHARE)
         self.budget_s = limit_s * (1 - SAFETY_SHARE)
         """The seconds the plan spends: less any wait for a busy server before the run."""
         self.read_tokens = 0
@@ -183,10 +187,10 @@ class RunPace:
 
     @property
     def step(self) -> Speed | None:
-        """The step the run plans at: its server's, or the step of what this run's replies
-        measured when none is known or they measured below it (a machine far slower than its
-        step: load within the step's band changes nothing)."""
-        own = measured_speed(self.timings)
+        """The step the run plans at: its server's, held while this run's replies measure
+        within its band (`stepped`), else the lower step of what they measured — never a
+        higher one within a run, whose plan was made at the start."""
+        own = measured_speed(self.timings, self.known) if self.timings else None
         if own is None:
             return self.known
         lower = stepped(own, self.known)
@@ -199,18 +203,23 @@ class RunPace:
 
     @property
     def speed(self) -> Speed | None:
-        """The speed the run plans what is still to ask at: its step over `BUSY_SLOWDOWN`."""
+        """The speed the run plans at: its step over `BUSY_SLOWDOWN`."""
         step = self.step
         if step is None:
             return None
         return Speed(step.prompt_per_s / BUSY_SLOWDOWN, step.output_per_s / BUSY_SLOWDOWN)
 
     def left_s(self) -> float:
-        """Seconds of the plan left: its budget less what the requests asked so far took at
-        its step (no slower: a machine slower than that lowers the step)."""
-        step = self.step
-        spent = step.seconds(self.read_tokens, self.written_tokens) if step else 0.0
-        return self.budget_s - spent
+        """Seconds of the plan left: its budget less what the requests asked so far take at
+        its speed — no less than they took while the machine kept to its step's band. Once
+        the run's replies measured the machine slower than that, the plan no longer holds
+        and the clock says what is left (its safety share kept)."""
+        speed = self.speed
+        if speed is None:
+            return self.budget_s
+        if self.known is not None and self.step != self.known:
+            return self._planned_end - self._now()
+        return self.budget_s - speed.seconds(self.read_tokens, self.written_tokens)
 
     def clock_left_s(self) -> float:
         """Seconds by the clock before the run's limit."""

@@ -38,11 +38,16 @@ FASTEST = 1_000_000.0
 """Tokens a second a server can be said to read or write; a figure outside is no measure."""
 LOCK_WAIT_S = 2.0
 _NANOSECONDS = 1e9
+BUSY_SLOWDOWN = 1.6
+"""How much slower than its step a busy machine may read and write: a run plans at its step
+over this (this shared 2-core machine read 3.4–11 tokens a second within an hour,
+Qwen2.5-Coder-1.5B on one thread, and a step read at 7 took twice as long as planned)."""
 HOLD_RATIO = 4.0
 """A server's runs are planned at a step of a ladder of powers of two (… 8, 16, 32 … tokens
-a second), kept while what its runs measure stays from the step to this many times it: this
-2-core machine's one-thread server read 3.9–46.6 tokens a second within an hour as its load
-changed, and a plan that followed each measure gave one session different notes."""
+a second), kept while what its runs measure stays from the step over `BUSY_SLOWDOWN` (what the
+plan holds time for) to this many times it: this 2-core machine's one-thread server read
+3.9–46.6 tokens a second within an hour as its load changed, and a plan that followed each
+measure gave one session different notes."""
 
 
 @dataclass(frozen=True)
@@ -130,11 +135,12 @@ def step_of(rate: float) -> float:
 
 def stepped(measured: Speed, kept: Speed | None = None) -> Speed:
     """The speed a server's runs are planned at once it measured `measured`: each side
-    `kept`'s step while the measure stays within `HOLD_RATIO` of it upwards, else the step at
-    or below the measure — so that the machine's load does not change what a run asks."""
+    `kept`'s step while the measure stays from that step over `BUSY_SLOWDOWN` to `HOLD_RATIO`
+    times it, else the step at or below the measure — so that the machine's load does not
+    change what a run asks, and a plan is never kept that the machine no longer keeps to."""
 
     def side(rate: float, old: float | None) -> float:
-        if old is not None and step_of(old) <= rate < HOLD_RATIO * step_of(old):
+        if old is not None and step_of(old) / BUSY_SLOWDOWN <= rate < HOLD_RATIO * step_of(old):
             return step_of(old)
         return step_of(rate)
 

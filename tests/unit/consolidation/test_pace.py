@@ -56,10 +56,10 @@ class Seconds:
 
 
 def spend(pace: RunPace, seconds: float) -> None:
-    """A reply to a request that took `seconds` to read at the run's step."""
-    step = pace.step
-    assert step is not None
-    pace.observe(ModelReply(""), round(seconds * step.prompt_per_s))
+    """A reply to a request planned to take `seconds` to read (at the run's speed)."""
+    speed = pace.speed
+    assert speed is not None
+    pace.observe(ModelReply(""), round(seconds * speed.prompt_per_s))
 
 
 def test_a_run_reads_the_store_when_its_time_holds_every_file_and_a_change() -> None:
@@ -155,8 +155,9 @@ def test_a_machine_far_slower_than_planned_stops_the_run_between_requests() -> N
     clock = Seconds()
     pace = RunPace(300.0, SLOW, now=clock)
     pace.observe(ModelReply("", timings=Timings(900, 100.0, 40, 10.0)), 900)  # its step's
-    assert pace.left_s() == 270 - 900 / 8 - 40 / 4  # what it read and wrote, at its step
-    assert pace.may_ask(200)  # 66 s of the plan's 147.5 left
+    read, write = 8 / BUSY_SLOWDOWN, 4 / BUSY_SLOWDOWN
+    assert pace.left_s() == 270 - 900 / read - 40 / write  # what it read and wrote, as planned
+    assert pace.may_ask(200)  # 66 s of the plan's 74 left
     clock.now += 290  # by the clock, 10 s left: less than reading 200 tokens at 9 a second
     assert not pace.may_ask(200)
 
