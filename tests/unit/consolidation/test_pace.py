@@ -162,6 +162,20 @@ def test_a_machine_far_slower_than_planned_stops_the_run_between_requests() -> N
     assert not pace.may_ask(200)
 
 
+def test_a_plan_holds_while_the_machine_keeps_to_its_band_and_the_clock_decides_after() -> None:
+    """Replies read at 6 tokens a second (the step of 8 over 1.6 is 5: in time as planned)
+    leave the plan's sizes to its tokens; at 4, slower than the plan holds time for, the
+    run's clock says what is left, its safety share kept."""
+    for read_s, planned in ((150.0, True), (225.0, False)):
+        clock = Seconds()
+        pace = RunPace(300.0, SLOW, now=clock)
+        pace.observe(ModelReply("", timings=Timings(900, read_s, 40, 8.0)), 900)
+        clock.now += read_s + 8.0
+        by_tokens = 270 - 900 / (8 / BUSY_SLOWDOWN) - 40 / (4 / BUSY_SLOWDOWN)
+        by_clock = 270 - read_s - 8.0
+        assert pace.left_s() == (by_tokens if planned else by_clock)
+
+
 def test_the_loop_stops_before_a_step_it_may_not_ask() -> None:
     view = ToolCall("c1", "memory", {"command": "view", "path": "/memories"})
     provider = ScriptedProvider([ModelReply("", (view,)), ModelReply("never asked")])
