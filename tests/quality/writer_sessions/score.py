@@ -23,7 +23,8 @@ note carrying a control, zero-width or bidirectional character. Apart: every fil
 home (notes, trace dumps, logs) holding one of the session's secret values. `--runs 2` runs
 each session twice and says whether the notes were the same. The model server's speed Memtab
 keeps (its speeds cache, `llm.speed`) passes from each run to the next, as on one user's machine:
-the first run probes the server, the later ones plan at the speed the runs before kept.
+the first run probes the server, the later ones plan at the speed the runs before kept; and each
+run of a session is laid out at the same path, which the model reads as the project's.
 """
 
 from __future__ import annotations
@@ -250,9 +251,10 @@ def scorecard(
     for session in sessions:
         scored = []
         for _ in range(runs):
-            with tempfile.TemporaryDirectory(prefix=f"writer-{session['id']}-") as folder:
-                run = run_session(session, model, timeout, Path(folder), speeds)
-                scored.append(score_run(session, run))
+            scratch = Path(machine.name) / session["id"]  # one path each run: the model reads it
+            run = run_session(session, model, timeout, scratch, speeds)
+            shutil.rmtree(scratch)
+            scored.append(score_run(session, run))
         row = scored[0]
         if runs > 1:
             row["sameNotesEachRun"] = all(
