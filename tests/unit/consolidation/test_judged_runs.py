@@ -211,8 +211,8 @@ def test_on_a_slower_server_the_model_is_asked_what_the_time_holds_the_rest_left
     fake_model_server: FakeModelServer, home: Home, store: MemoryStore, clock: FakeClock, wire: Wire
 ) -> None:
     seed_proposals(store)
-    slow = Speed(2.7, 1.6)  # the machine at load 9, its server cold: planned at 2 and 1
-    limit = 400.0  # what holds one proposal of the two at that plan
+    slow = Speed(2.7, 1.6)  # the machine at load 9, its server cold: planned at 2.4, 1.4
+    limit = 340.0  # what holds one proposal of the two at that plan
     remember_speed(wire.settings().base_url or "", "gpt-test", slow)
     judge = Judge(fake_model_server, clock, {"keep": [1]}, slow)
 

@@ -126,7 +126,7 @@ def test_the_run_s_own_replies_lower_its_plan_only_below_its_server_s_step() -> 
     pace.pending = 500
     pace.observe(ModelReply("", timings=Timings(400, 40.0, 40, 10.0)))
     assert pace.measured == Speed(10.0, 4.0) and pace.pending == 0
-    assert pace.speed == Speed(8 / BUSY_SLOWDOWN, 4 / BUSY_SLOWDOWN)  # far slower: its step
+    assert pace.speed == Speed(2**3.25 / BUSY_SLOWDOWN, 4 / BUSY_SLOWDOWN)  # far slower: its step
     for timings in (Timings(400, 4.0, 40, 1.0), Timings(400, 33.0, 40, 7.0)):  # faster; busier
         held = RunPace(300.0, SLOW, now=Seconds())
         held.observe(ModelReply("", timings=timings))
