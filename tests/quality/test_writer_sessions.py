@@ -1,7 +1,7 @@
 """The fresh writer sessions keep their word (tests/quality/writer_sessions/, issue 95): each is
 a transcript its agent would write, what the key says a careful reader keeps is said in the
 session (a rule by the user), the set carries the hostile content the issue names, and the
-scorer matches notes by the key's words; so do the later batches (`batch2/` to `batch6/`), each
+scorer matches notes by the key's words; so do the later batches (`batch2/` to `batch7/`), each
 written apart so that nobody tunes on every set. How well the writer does is the scorer's to say."""
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ BATCH3 = load_key("batch3")["sessions"]
 BATCH4 = load_key("batch4")["sessions"]
 BATCH5 = load_key("batch5")["sessions"]
 BATCH6 = load_key("batch6")["sessions"]
+BATCH7 = load_key("batch7")["sessions"]
 EVERY_BATCH = (
     [pytest.param(s, id=s["id"]) for s in SESSIONS]
     + [pytest.param(s, id=f"batch2-{s['id']}") for s in BATCH2]
@@ -36,6 +37,7 @@ EVERY_BATCH = (
     + [pytest.param(s, id=f"batch4-{s['id']}") for s in BATCH4]
     + [pytest.param(s, id=f"batch5-{s['id']}") for s in BATCH5]
     + [pytest.param(s, id=f"batch6-{s['id']}") for s in BATCH6]
+    + [pytest.param(s, id=f"batch7-{s['id']}") for s in BATCH7]
 )
 
 
@@ -151,6 +153,9 @@ def test_the_third_batch_carries_what_its_brief_asks() -> None:
         pytest.param(BATCH5, SESSIONS + BATCH2 + BATCH3 + BATCH4, 20, "_PWD=", id="batch5"),
         pytest.param(
             BATCH6, SESSIONS + BATCH2 + BATCH3 + BATCH4 + BATCH5, 24, "_PASS=", id="batch6"
+        ),
+        pytest.param(
+            BATCH7, SESSIONS + BATCH2 + BATCH3 + BATCH4 + BATCH5 + BATCH6, 24, "_PWD=", id="batch7"
         ),
     ],
 )

@@ -294,6 +294,22 @@ CASES: tuple[Case, ...] = (
         "absolute folder outside the checkout",
     ),
     _case("# Ignore\n\n`.turbo/*` is turbo's cache.\n", None, "glob of an ignored dot folder"),
+    _case(
+        "# Queues\n\nThe old queue workers under `src/queues/` are still there for reference.\n",
+        M,
+        "an old folder said to be still there",
+        "src/queues/",
+    ),
+    _case(
+        "# Queues\n\nThe old queue workers sat in `src/queues/` beside the app.\n",
+        None,
+        "an old folder, not said to be there now",
+    ),
+    _case(
+        "# Queues\n\nThe old queue workers were still in `src/queues/` last spring.\n",
+        None,
+        "an old folder still there in the past",
+    ),
 )
 
 AFTER: tuple[Case, ...] = (

@@ -121,13 +121,6 @@ CASES: tuple[Case, ...] = (
         "kube context from CI",
     ),
     Case(
-        "team:tallow",
-        "# Money rounding\n\nWe copied the rounding from "
-        "https://github.com/oakwell/skiff/blob/main/pkg/money/round.go\n",
-        "skiff",
-        "repository from go.mod",
-    ),
-    Case(
         "claude:skiff",
         "# Storefront CDN\n\nImages for the order e-mails come off "
         "https://d2hq7rt0v1x.cloudfront.net/img/ too.\n",

@@ -1,8 +1,9 @@
 """A labelled corpus for `memtab leaks`: another project's places (issue 83), written apart
 from the trust corpus and `seeded_leaks`, in the forms those do not use — Markdown and
 reference links, git remotes, container images and registries, kube contexts, DSNs and
-JDBC URLs, `~/.ssh/config` lines, IPs with ports, buckets, ARNs and cloud project ids, and
-another project's repository named in a project's memory.
+JDBC URLs, `~/.ssh/config` lines, IPs with ports, buckets, ARNs and cloud project ids (a
+repository named by its URL alone is no case: issue 94 removed the reader of its owner, which
+found none on the trust corpus's halves).
 
 The world: Fernhill's four projects (`kelp-billing`, `tern`, `marlin-web`, `quarry`), each
 with memory naming its own places (`OWN`: near misses too — a project's own places in its
@@ -115,19 +116,6 @@ CASES: tuple[Case, ...] = (
         "git remote (ssh)",
     ),
     Case(
-        "project:kelp-billing",
-        "# Upstream\n\n- The event schemas are copied from "
-        "https://github.com/fernhill/tern (keep them in step).\n",
-        "tern",
-        "git remote (https)",
-    ),
-    Case(
-        "claude:marlin-web",
-        "# Remotes\n\n```\ngit remote add quarry https://gitlab.fernhill.io/data/quarry.git\n```\n",
-        "quarry",
-        "git remote add",
-    ),
-    Case(
         "workspace:quarry",
         "# Deploy notes\n\n- Rolled marlin by hand: "
         "`docker push registry.fernhill.io/billing/kelp-billing:1.14.3` was the wrong one.\n",
@@ -212,13 +200,6 @@ CASES: tuple[Case, ...] = (
         "before running the event export.\n",
         "tern",
         "cloud project id",
-    ),
-    Case(
-        "claude:kelp-billing",
-        "# Clones\n\n- quarry's repo: "
-        "https://gitlab.fernhill.io/data/quarry — the invoice mart is in `models/`.\n",
-        "quarry",
-        "another project's repository",
     ),
     Case(
         "project:tern",

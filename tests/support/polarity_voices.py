@@ -121,9 +121,6 @@ FIRST: tuple[Case, ...] = (
     Case(K, "### Not allowed\n\n- vendoring `node_modules`",
          "- Vendor `node_modules` for offline builds.", C, SAME),
     # Each agent's voice.
-    Case(K, feedback("gateway stubs", "Do not stub the payment gateway in integration tests.\n\n"
-                     "**Why:** a stub hid a broken webhook."),
-         "Stub the payment gateway in integration tests.", C, CLAUDE),
     Case(K, codex("Dana asked that generated files never be committed."),
          "Commit the generated files.", C, CODEX),
     Case(K, gemini("`npm audit fix` is not to be run automatically."),

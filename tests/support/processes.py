@@ -13,6 +13,7 @@ import contextlib
 import subprocess
 import sys
 from collections.abc import Iterator
+from typing import Any
 
 # Long enough for a child on a loaded 2-core machine to exit once its stdin closes.
 _EXIT_TIMEOUT_S = 10
@@ -51,3 +52,22 @@ def end(process: subprocess.Popen[str]) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+
+
+def exit_of(process: subprocess.Popen[Any], after: str, within_s: float = 30) -> tuple[int, str]:
+    """`process`'s exit status and stderr once it exits (at most `within_s` `after` what ends
+    it); else it is killed and its pipes read and closed, so that its failure stays this
+    test's."""
+    try:
+        _, stderr = process.communicate(timeout=within_s)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        _, stderr = process.communicate()
+        raise AssertionError(
+            f"still running {within_s:g} s after {after}:\n{_text(stderr)}"
+        ) from None
+    return process.returncode, _text(stderr)
+
+
+def _text(output: str | bytes | None) -> str:
+    return output.decode(errors="replace") if isinstance(output, bytes) else output or ""

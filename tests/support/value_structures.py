@@ -312,3 +312,17 @@ EIGHTH: tuple[Case, ...] = (
 corpus's fresh4 misses, before the readings of a row's name that says its value's kind, a row
 alike in two tables, HOCON blocks, TOML inline tables and dependencies sections, a JDK's
 version, "locally and in production", and a colon's explanation after a setting."""
+
+NINTH: tuple[Case, ...] = (
+    # A version numbered by its year, with a build suffix (Unity's, a release candidate's).
+    Case("version", "- The game builds on Unity 2021.3.18f1.", "- The game builds on Unity 6.", C,
+         SAME),
+    Case("version", "- The editor is Unity 2023.2.1f1.", "- The editor is Unity 2023.2.", N, SAME),
+    Case("version", "- We test on Python 3.14.0rc2.", "- We test on Python 3.13.", C, SAME),
+    # A setting named in lower camel case is a name, as one in a code span is.
+    Case("setting", "- maxRetries is 4 for the uploader.", "- `maxRetries: 6` in uploader.yaml.",
+         C, SAME),
+    Case("setting", "- maxRetries is 4 for the uploader.", "- maxRetries is 4.", N, SAME),
+)  # fmt: skip
+"""Written by the lead on 28 Nov 2026 (issue 94) after reading fresh5's misses: a version
+numbered by its year with a build suffix, and a setting named in lower camel case."""

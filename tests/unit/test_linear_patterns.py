@@ -85,6 +85,10 @@ CALLS: dict[str, tuple[Callable[[str], object], Worst]] = {
         lambda text: leaks_engine.mentions_of(text, leaks_engine._names_pattern(["acme-api"])),
         Worst(CALL, "", "acme-ap/"),
     ),
+    "memtab.trust.leaks.engine:_owns_a_path": (
+        lambda text: leaks_engine.mentions_of(text, leaks_engine._names_pattern(["ledger"])),
+        Worst(CALL, "/", "ledger's a a a a/"),
+    ),
     # what runs patterns line by line, or over what a pattern found
     "memtab.markdown:heading": (heading, Worst(CALL, "# x", " \t", "#y")),
     "memtab.check.markdown:scan_markdown": (scan_markdown, Worst(CALL, "# x", " \t", "#")),

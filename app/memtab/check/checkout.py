@@ -40,6 +40,7 @@ from memtab.check.scripts import (
     MAKEFILE_NAMES,
     MISE_CONFIGS,
     MISE_TASK_DIRS,
+    TASKFILE_NAMES,
     NodePackage,
     PythonProject,
     Targets,
@@ -50,6 +51,7 @@ from memtab.check.scripts import (
     node_package,
     package_scripts,
     python_project,
+    taskfile_tasks,
 )
 from memtab.file_protocol.file_ref import SourceError
 from memtab.fs.globs import MAX_VISITED, indexed_match, matches_on_disk, walk_files
@@ -454,6 +456,8 @@ def _read_targets(path: Path) -> Targets:
         return make_targets(path)
     if name in JUSTFILE_NAMES:
         return just_recipes(path)
+    if name in TASKFILE_NAMES:
+        return taskfile_tasks(path)
     return package_scripts(path)
 
 

@@ -40,6 +40,10 @@ KNOWN_PROGRAMS = _names(
     """
 )
 
+# Task runners whose name prose uses as a word (go-task's `task`): a command only in code,
+# never a program the trust readers look for in a sentence.
+CODE_PROGRAMS = KNOWN_PROGRAMS | {"task"}
+
 SHELL_BUILTINS = _names(
     """
     . : [ [[ alias bg bind break builtin case cd command continue declare dirs disown do

@@ -1,8 +1,9 @@
-"""The targets a checkout defines: Makefile targets, justfile recipes, package.json
-scripts, pyproject scripts.
+"""The targets a checkout defines: Makefile targets, justfile recipes, Taskfile tasks,
+package.json scripts, pyproject scripts.
 
 Read conservatively: a definition Memtab cannot read whole — a Makefile `include` it
-cannot follow, a target named by a variable, a justfile `import` or `mod` — makes the
+cannot follow, a target named by a variable, a justfile `import` or `mod`, a Taskfile's
+`includes` — makes the
 file `open`: it may define anything, and no target is reported missing from it.
 """
 
@@ -28,6 +29,13 @@ _MAX_INCLUDE_DEPTH = 5
 
 MAKEFILE_NAMES = ("GNUmakefile", "makefile", "Makefile")
 JUSTFILE_NAMES = ("justfile", "Justfile", ".justfile", "JUSTFILE")
+TASKFILE_NAMES = tuple(
+    f"{first}askfile{dist}.{ext}"
+    for dist in ("", ".dist")
+    for ext in ("yml", "yaml")
+    for first in "Tt"
+)
+"""go-task's names, in its order (taskfile.dev/docs: "Supported file names")."""
 MISE_CONFIGS = (
     "mise.toml", ".mise.toml", "mise.local.toml", ".mise.local.toml", ".config/mise.toml",
     "mise/config.toml", ".mise/config.toml", ".config/mise/config.toml",
@@ -196,7 +204,9 @@ _JUST_RECIPE = re.compile(
 `$VAR`, a default in backticks), then a colon that is no `:=` (an assignment's)."""
 _JUST_ALIAS = re.compile(r"^alias\s+(?P<name>[A-Za-z_][\w-]*)\s*:=")
 _JUST_OPENING = re.compile(r"^(?:import|mod)\b")
-_JUST_SETTING = re.compile(r"^(?:set|export)\b")
+_JUST_SETTING = re.compile(r"^(?:set|export)(?![\w-])")
+"""A setting or an exported variable (`set shell := …`, `export RUST_LOG := …`); a recipe may
+be named after them (`export-levels:`)."""
 
 
 def just_recipes(path: Path) -> Targets:
@@ -222,6 +232,28 @@ def just_recipes(path: Path) -> Targets:
         if recipe is not None:
             names.add(recipe.group("name"))
     return Targets(frozenset(names), (), open_)
+
+
+# --- task (go-task) ---------------------------------------------------------------------
+
+
+def taskfile_tasks(path: Path) -> Targets:
+    """A Taskfile's tasks and their aliases (a wildcard task, `start:*`, as a pattern); one
+    that includes other Taskfiles is open (their tasks are namespaced: `docs:serve`)."""
+    import yaml  # lazy: only a checkout with a Taskfile parses YAML here
+
+    try:
+        document = yaml.safe_load(_read_text(path))
+    except (OSError, ValueError, yaml.YAMLError) as error:
+        return Targets(open=True, problem=f"cannot read {path}: {error}")
+    document = document if isinstance(document, dict) else {}
+    tasks = document.get("tasks")
+    names: set[str] = set()
+    for name, task in tasks.items() if isinstance(tasks, dict) else ():
+        aliases = task.get("aliases") if isinstance(task, dict) else None
+        names.update([str(name), *(aliases if isinstance(aliases, list) else ())])
+    patterns = tuple(name for name in names if "*" in name)
+    return Targets(frozenset(names).difference(patterns), patterns, bool(document.get("includes")))
 
 
 # --- mise ------------------------------------------------------------------------------

@@ -67,10 +67,14 @@ _GONE = _Words(
 # what it names may have changed. Its own sentence only, where a removal, move or rename
 # (`_GONE`) leaves the whole line alone.
 _FAILED_OR_PAST = _Words(
-    "old", "older", "was", "were", "stale", "outdated", "not installed", "isn't installed",
+    "was", "were", "stale", "outdated", "not installed", "isn't installed",
     "not available", "unavailable", "uninstalled", "without", "fails", "failed", "broken",
     "error", "errors",
 )  # fmt: skip
+# An old thing may have gone since — unless the sentence says it is "still" there: "The old
+# manifests under `deploy/k8s/` are still there for reference" states where they are now.
+_AGED = _Words("old", "older")
+_STILL = _Words("still")
 _ARROW = re.compile(r"->|→|=>|⇒")
 # What lies beside an arrow, up to a code span or path (blanked to 2+ spaces in a line's
 # words), punctuation or another arrow: two words or more are a description.
@@ -156,7 +160,7 @@ def _read(text: str) -> tuple[bool, bool, bool, bool]:
     plans = _MAKES_A_THING.sub(" ", text) if "creat" in text.lower() else text
     plans = _NEXT_TO.sub(" ", plans) if "next to" in plans.lower() else plans
     return (
-        _GONE.search(text) or _FAILED_OR_PAST.search(text) or _changes(text),
+        _GONE.search(text) or _FAILED_OR_PAST.search(text) or _AGED.search(text) or _changes(text),
         _EXAMPLE.search(text),
         _NOT_YET.search(plans),
         _PLANNED.search(plans),
@@ -239,10 +243,11 @@ def names_paths_as_they_are(text: str) -> bool:
 
 def hedged(sentence: str) -> bool:
     """Whether a sentence is a condition, a future or a maybe (see `_MAYBE`), or speaks of
-    the past or a failure (`_FAILED_OR_PAST`)."""
+    the past or a failure (`_FAILED_OR_PAST`), or of an old thing not said to be still there."""
     return (
         _MAYBE.search(sentence)
         or _FAILED_OR_PAST.search(sentence)
+        or (_AGED.search(sentence) and not _STILL.search(sentence))
         or _CONTRACTED_WILL.search(sentence) is not None
     )
 

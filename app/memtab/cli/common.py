@@ -45,6 +45,7 @@ Commands: TypeAlias = "argparse._SubParsersAction[Any]"
 Run = Callable[..., "R | int"]
 Words = Callable[..., "int | None"]
 
+_JSON = inspect.Parameter("json", inspect.Parameter.KEYWORD_ONLY, default=False)
 _ENTRY = re.compile(r"(\w+)(?: \(([^)]+)\))?:(.*)")  # `name (METAVAR): help` in `Args:`
 
 
@@ -89,7 +90,8 @@ class Command(Generic[R]):
 
     The handler returns the command's record, which `--json` (or a command without words,
     `@cmd.text`) prints with `print_json`, or, having printed itself, its exit status. The words
-    printer takes the record and, by name, any of the handler's arguments it needs.
+    printer takes the record and, by name, any of the handler's arguments it needs. A command
+    with words takes `--json` last unless its handler takes `json` (to print itself).
     `status`: the exit status a record means (default 0); words that return one win."""
 
     def __init__(
@@ -130,6 +132,13 @@ class Command(Generic[R]):
         signature = inspect.signature(self.run).parameters.values()
         return {p.name: (p, hints.get(p.name, str)) for p in signature}
 
+    @cached_property
+    def arguments(self) -> dict[str, tuple[inspect.Parameter, Any]]:
+        """What the parser takes: the handler's parameters, then `--json` (class doc)."""
+        if self.words is None or "json" in self.parameters:
+            return self.parameters
+        return {**self.parameters, "json": (_JSON, bool)}
+
     def given(self, args: argparse.Namespace) -> dict[str, Any]:
         """The handler's arguments from what the parser read."""
         values: dict[str, Any] = {}
@@ -157,7 +166,7 @@ class Command(Generic[R]):
         result = self.run(**given)
         if isinstance(result, int):
             return result
-        if self.words is None or given.get("json"):
+        if self.words is None or getattr(args, "json", False):
             print_json(result.to_json())
         else:
             wanted = list(inspect.signature(self.words).parameters)[1:]
@@ -184,7 +193,7 @@ class Command(Generic[R]):
             actions = parser.add_subparsers(
                 dest=self.actions, metavar="ACTION", required=self.run is None
             )
-            taken = frozenset(self.parameters) if self.run is not None else frozenset()
+            taken = frozenset(self.arguments) if self.run is not None else frozenset()
             for child in self.children:
                 child.add_to(actions, taken | {"home"})
 
@@ -195,13 +204,13 @@ class Command(Generic[R]):
         given_before: frozenset[str],
     ) -> None:
         """An argument for each of the handler's parameters (the class doc's rules)."""
-        unknown = set(said) - set(self.parameters) - {f"no_{name}" for name in self.parameters}
+        unknown = set(said) - set(self.arguments) - {f"no_{name}" for name in self.parameters}
         if unknown:
             raise TypeError(
                 f"{self.name}: its docstring's Args name no parameter: {sorted(unknown)}"
             )
         groups: dict[int, argparse._MutuallyExclusiveGroup] = {}
-        for name, (parameter, hint) in self.parameters.items():
+        for name, (parameter, hint) in self.arguments.items():
             place: argparse._ActionsContainer = parser
             for together in self.exclusive:
                 if name in together.names:

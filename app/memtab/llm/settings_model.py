@@ -6,12 +6,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from memtab.fs.config.declared import Setting
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.fs.records import Key, OmitNone, OrNone, Record, ValidEntries, ValidItems
 from memtab.llm.endpoints import is_loopback_host, url_host
 
 REQUEST_TIMEOUT_KEY = "request_timeout_s"
-MAX_TOKENS_KEY = "max_tokens"
 LOCAL_REQUEST_TIMEOUT_S = 1800.0
 REMOTE_REQUEST_TIMEOUT_S = 300.0
 MOST_REQUEST_TIMEOUT_S = 24 * 3600.0
@@ -91,11 +91,26 @@ UnusedKeys = ValidItems[tuple[UnusedKey, ...]]
 
 
 class ProviderSection(Record):
-    """settings.json's provider keys (docs/formats.md §15.1); blank counts as unset."""
+    """settings.json's provider keys (docs/formats.md §15.1); blank counts as unset. The model
+    form's controls are made from the `Setting`s (gui/settings/dialog.py, `SectionBox`)."""
 
-    provider: OrNone[str] = None
-    model: OrNone[str] = None
-    base_url: Annotated[OrNone[str], Key("base_url")] = None
+    provider: Annotated[
+        OrNone[str],
+        Setting(
+            "provider",
+            "&Provider:",
+            "",
+            choices={
+                "offline": "Offline — Memtab's built-in rules, no model",
+                "anthropic": "Anthropic (Claude)",
+                "openai": "OpenAI-compatible (OpenAI, Ollama, llama.cpp, vLLM, LM Studio, "
+                "OpenRouter)",
+            },
+            title="Model provider",
+        ),
+    ] = None
+    model: Annotated[OrNone[str], Setting("model", "&Model:", "")] = None
+    base_url: Annotated[OrNone[str], Setting("base_url", "&Base URL:", "")] = None
     api_key: Annotated[OrNone[str], Key("api_key")] = None
     # A union reads left to right: null stays null, anything else reads as the entries.
     api_keys: Annotated[None | SavedKeysByPlace, Key("api_keys")] = None  # noqa: RUF036

@@ -308,6 +308,16 @@ def _not_random_or_public(match: re.Match[str]) -> bool:
     return _RANDOM_RUN.search(value) is None or _PUBLIC_VALUE.search(named) is not None
 
 
+def _no_password(match: re.Match[str]) -> bool:
+    """A value given after a login that no password is: without both a letter and a digit, or
+    without mixed case or a symbol (`admin / admin`, `src / lib`, `v1 / v2`)."""
+    value = match.group("secret")
+    kinds = [any(test(char) for char in value) for test in (str.isupper, str.islower)]
+    has_digit = any(char.isdigit() for char in value)
+    symbol = any(not char.isalnum() for char in value)
+    return not (has_digit and any(kinds) and (all(kinds) or symbol))
+
+
 RULES: tuple[Rule, ...] = (
     _rule(
         "pem_private_key",
@@ -575,6 +585,16 @@ RULES: tuple[Rule, ...] = (
         r"(?P<secret>[A-Za-z0-9+/_-]{20,}(?:\.[A-Za-z0-9+/_-]+)*={0,2})(?![A-Za-z0-9+/=_-])",
         words="a secret after its name",
         keeps=_not_random_or_public,
+    ),
+    _rule(
+        "login_and_password",
+        "log sign account cred",
+        # "SMTP relay login: mailer / Qv7#nR2p!Lw9x", "Unity account for CI: ana@x.io / Tq9!mWx4":
+        # a login named, a colon, then its user and password with a slash between
+        r"(?i)(?<![\w-])(?:log[ -]?in|sign[ -]?in|account|credentials?|creds)\b[^:\n`]{0,40}?:"
+        r"[ \t]+[\w.+@-]{1,64}[ \t]+/[ \t]+(?P<secret>[^\s`'\"]{8,64})(?!\S)",
+        words="a login's password",
+        keeps=_no_password,
     ),
     _rule(
         "short_password",

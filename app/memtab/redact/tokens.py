@@ -133,6 +133,12 @@ PREFIXED: tuple[tuple[str, str, str, str], ...] = (
         r"ops_eyJ[A-Za-z0-9+/=_-]{250,}",
         "1Password Service Account Token",
     ),
+    (
+        "deepl_free_key",
+        ":fx",
+        r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}:fx",
+        "DeepL API Key",
+    ),
     ("alibaba_key_id", "ltai", r"LTAI[A-Za-z0-9]{12,20}", "Alibaba Cloud AccessKey"),
     ("adobe_secret", "p8e-", r"p8e-[A-Za-z0-9]{32}", "Adobe Client Secret"),
     (
@@ -257,6 +263,13 @@ SAID: tuple[tuple[str, str, str, str], ...] = (
         r"(?P<secret>(?-i:(?=[A-Z0-9-]{0,60}[A-Z])(?=[A-Z0-9-]{0,60}[0-9])"
         r"[A-Z0-9]{2,6}(?:-[A-Z0-9]{4,6}){3,8}))(?![A-Za-z0-9-])",
         "a license serial",
+    ),
+    (
+        "app_specific_password",
+        "password",
+        # Apple's: four groups of four lower-case letters (`abcd-efgh-ijkl-mnop`) after "password"
+        r"(?i)password\b[^:\n`]{0,40}?:[ \t]+(?P<secret>(?-i:[a-z]{4}(?:-[a-z]{4}){3}))(?![\w-])",
+        "an app-specific password",
     ),
     (
         "azure_sas_signature",

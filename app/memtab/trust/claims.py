@@ -47,13 +47,11 @@ from memtab.trust.polarity import (
     DEONTIC_WORDS,
     IMPERATIVES,
     MAX_EXTRA,
-    UNSURE,
     WHEN,
     Rule,
     contrasted,
     guessed,
     headed,
-    maybe_verb,
     opposite,
     required_rule,
     under_never_heading,
@@ -180,9 +178,11 @@ def claims_of(text: str, project: str = "", note: str = "") -> tuple[Claim, ...]
         said = statements(line.text)
         if line.number in forbidden:  # "## Don'ts" over "- force-push to `main`"
             said = tuple(headed(sentence) for sentence in said)
-        triggered, owner = _triggered(" ".join(said)), headings.get(line.number) or note
+        if not _triggered(" ".join(said)):
+            continue
+        owner = headings.get(line.number) or note
         for sentence in _examples_joined(said):
-            read = _claims(sentence) if triggered else _unlisted_rule(sentence)
+            read = _claims(sentence)
             found += [
                 Claim(line.number, *kept)
                 for claim in read
@@ -249,17 +249,6 @@ def _examples_joined(sentences: tuple[str, ...]) -> list[str]:
         else:
             joined.append(sentence)
     return joined
-
-
-@functools.lru_cache(maxsize=8192)
-def _unlisted_rule(sentence: str) -> tuple[Claim, ...]:
-    """The rule of a sentence that says nothing else: an imperative of a verb no list
-    names ("Localize the error messages"), which opposes only a `never` of that verb."""
-    if _hedged(sentence) or sentence.rstrip(" *_").endswith("?"):
-        return ()
-    if not maybe_verb(sentence):
-        return ()
-    return tuple(c for c in _polarity(0, sentence) if UNSURE in c.key)
 
 
 def _triggered(text: str) -> bool:

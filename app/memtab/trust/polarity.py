@@ -479,12 +479,6 @@ def headed(sentence: str) -> str:
     return sentence
 
 
-def maybe_verb(sentence: str) -> bool:
-    """Whether a sentence starts with what may be a verb no list names (`_maybe_verb`)."""
-    verb = _VERB.match(sentence)
-    return verb is not None and _maybe_verb(verb.group(1))
-
-
 def _maybe_verb(word: str) -> bool:
     """Whether a clause's first word may be a verb no list names ("Answer…", "Attach…"):
     not a word of a closed class (`_NOT_VERBS`), a plural or a third person's -s, a past or

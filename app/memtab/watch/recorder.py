@@ -10,11 +10,14 @@ import functools
 import gc
 import logging
 import os
+import signal
+import socket
 import sys
 import threading
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import FrameType
 
 from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver
@@ -178,7 +181,8 @@ class Recorder:
         self.passes = 0
 
     def stop(self) -> None:
-        """Ask `run` to return (any thread, a signal handler)."""
+        """Ask `run` to return (any thread; never a signal handler, which may interrupt the lock
+        this takes: `stopped_by_signals` calls it from a thread of its own)."""
         self._stop.set()
         self._wake.set()
 
@@ -354,6 +358,49 @@ class Recorder:
         with contextlib.suppress(Exception):
             observer.stop()
             observer.join(timeout=5)
+
+
+_STOP_SIGNALS = frozenset({signal.SIGTERM, signal.SIGINT})
+_BLOCK_ENDED = 0  # no signal's number
+
+
+@contextlib.contextmanager
+def stopped_by_signals(stop: Callable[[], None]) -> Iterator[None]:
+    """`stop()` on a thread of its own when SIGTERM or SIGINT arrives, during the block.
+
+    Not from a Python signal handler: that runs on the main thread between two bytecodes, maybe
+    while the recorder holds the lock `stop()` takes (a deadlock), and a signal that lands on
+    another thread runs it only once the main thread wakes (up to a full pass's wait). The
+    interpreter's own handler writes the signal's number to the wakeup socket at once instead."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers
+        return
+    reader, writer = socket.socketpair()
+    writer.setblocking(False)  # as set_wakeup_fd asks: a signal never waits on a full socket
+
+    def listen() -> None:
+        while (number := reader.recv(1)) and number[0] != _BLOCK_ENDED:
+            if number[0] in _STOP_SIGNALS:
+                stop()
+
+    listener = threading.Thread(target=listen, name="memtab-watch-signals", daemon=True)
+    listener.start()
+    wakeup_before = signal.set_wakeup_fd(writer.fileno())
+    handlers = {number: signal.signal(number, _leave_to_listener) for number in _STOP_SIGNALS}
+    with reader, writer:
+        try:
+            yield
+        finally:
+            for number, handler in handlers.items():
+                signal.signal(number, signal.SIG_DFL if handler is None else handler)
+            signal.set_wakeup_fd(wakeup_before)
+            writer.send(bytes([_BLOCK_ENDED]))
+            listener.join()
+
+
+def _leave_to_listener(_signum: int, _frame: FrameType | None) -> None:
+    """Keeps the default action (exit at once, or KeyboardInterrupt) off; the stop is the
+    listener's."""
 
 
 def _now_ms() -> float:

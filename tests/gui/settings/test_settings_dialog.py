@@ -21,15 +21,18 @@ from memtab.components.settings.model_form import (
     TEST_LABEL,
     UNTESTED_NO_KEY,
 )
+from memtab.fs.config.declared import declared_settings
 from memtab.fs.config.settings_file import settings_path
 from memtab.gui.settings.dialog import SettingsDialog
 from memtab.gui.tasks.jobs import JobService
 from memtab.llm.local_servers import ServerKind
 from memtab.llm.settings import (
+    PROVIDER_NAMES,
     ProviderSettings,
     resolve_provider_settings,
     save_provider_settings,
 )
+from memtab.llm.settings_model import ProviderSection
 from memtab.writer.config import OfflineNotes, WriterMode, WriterSettings, load_writer_settings
 from support.fake_model_server import FakeModelServer
 
@@ -561,6 +564,29 @@ def test_the_writer_page_is_made_from_the_declared_settings(qtbot: QtBot, jobs: 
         order += [widget] if widget in controls else []
         widget = widget.nextInFocusChain()
     assert order == [form.itemAt(row, QFormLayout.ItemRole.FieldRole).widget() for row in range(7)]
+
+
+def test_the_model_rows_are_made_from_the_provider_declaration(
+    qtbot: QtBot, jobs: JobService
+) -> None:
+    """Provider, model and base URL as settings.json's provider keys declare them: their labels
+    with their keys, accessible names, the providers' words and values (issue 98)."""
+    dialog = make_dialog(qtbot, jobs)
+    form = dialog.provider.parentWidget().layout()
+    assert isinstance(form, QFormLayout)
+    rows = [
+        (form.labelForField(control).text(), control.accessibleName())
+        for control in (dialog.provider, dialog.model, dialog.base_url)
+    ]
+    assert rows == [
+        ("&Provider:", "Model provider"),
+        ("&Model:", "Model"),
+        ("&Base URL:", "Base URL"),
+    ]
+    [choices] = [s.choices for f, s in declared_settings(ProviderSection) if f.name == "provider"]
+    shown = {dialog.provider.itemData(i): dialog.provider.itemText(i) for i in range(3)}
+    assert shown == choices and dialog.provider.count() == 3
+    assert set(choices) == set(PROVIDER_NAMES)
 
 
 def test_ctrl_page_down_on_a_list_turns_the_page_not_the_list(

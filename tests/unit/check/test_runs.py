@@ -10,7 +10,13 @@ from memtab.check.checkout import build_checkout
 from memtab.check.markdown import scan_markdown
 from memtab.check.programs import which_in
 from memtab.check.rules.runnable import RunProblem, run_problems
-from memtab.check.scripts import just_recipes, make_targets, mise_config_tasks, mise_file_tasks
+from memtab.check.scripts import (
+    just_recipes,
+    make_targets,
+    mise_config_tasks,
+    mise_file_tasks,
+    taskfile_tasks,
+)
 
 from .helpers import check, home_with_project, make_checkout, of_kind, programs
 
@@ -201,6 +207,9 @@ def test_a_target_of_a_tool_without_its_file_is_reported(tmp_path: Path) -> None
         ("- Lint the Dockerfile with `hadolint Dockerfile`\n", ["hadolint"]),
         ("- `sqlc generate` after editing queries\n", ["sqlc"]),
         ("- Never `checkout` or `reset --hard` with go-git\n", []),  # a sub-command
+        # A companion named after a well-known tool; a file named after one is no program.
+        ("- Profile the exporter with `dotnet-trace collect`\n", ["dotnet-trace"]),
+        ("- Ports are in `docker-compose.yml services`\n", []),
     ],
 )
 def test_programs_that_are_not_installed(repo: Path, text: str, expected: list[str]) -> None:
@@ -242,3 +251,53 @@ def test_justfile_recipes_with_parameters_are_recipes(tmp_path: Path) -> None:
     )
     recipes = just_recipes(tmp_path / "justfile").names
     assert recipes == {"watch", "filter", "done", "replace", "release", "test", "quiet", "serve"}
+
+
+TASKFILE = """\
+version: '3'
+tasks:
+  build-apk:
+    aliases: [apk]
+    cmds: [flutter build apk]
+  start:*:
+    cmds: ['docker compose up {{index .MATCH 0}}']
+"""
+
+
+def test_taskfile_tasks_aliases_and_wildcards(tmp_path: Path) -> None:
+    (tmp_path / "Taskfile.yml").write_text(TASKFILE)
+    tasks = taskfile_tasks(tmp_path / "Taskfile.yml")
+    assert tasks.names == {"build-apk", "apk"} and not tasks.open
+    assert tasks.defines("start:db") and not tasks.defines("golden")
+    (tmp_path / "Taskfile.yml").write_text(TASKFILE + "includes:\n  docs: ./docs\n")
+    assert taskfile_tasks(tmp_path / "Taskfile.yml").defines("docs:serve")
+    (tmp_path / "Taskfile.yml").write_text("tasks: [unclosed\n")
+    assert taskfile_tasks(tmp_path / "Taskfile.yml").open
+
+
+@pytest.mark.parametrize(
+    ("files", "text", "expected"),
+    [
+        ({"Taskfile.yml": TASKFILE}, "- `task golden` refreshes the goldens\n", ["task golden"]),
+        ({"Taskfile.yml": TASKFILE}, "- `task apk` then `task start:db -- --fresh`\n", []),
+        ({"Taskfile.yml": TASKFILE}, "- `task build-apk VERSION=1.2 golden`\n", ["task golden"]),
+        ({"Taskfile.yml": TASKFILE}, "- `task --list` shows them\n", []),
+        ({"app/Taskfile.yml": TASKFILE}, "- `cd app && task build-apk`\n", []),
+        # no Taskfile anywhere: `task` may be Taskwarrior's
+        ({"src/a.py": ""}, "- `task add buy milk` files a to-do\n", []),
+    ],
+)
+def test_taskfile_tasks_a_memory_runs(
+    tmp_path: Path, files: dict[str, str], text: str, expected: list[str]
+) -> None:
+    repo = make_checkout(tmp_path / "r", files)
+    assert subjects(repo, text, "task") == expected
+
+
+def test_justfile_recipes_named_after_a_keyword_are_recipes(tmp_path: Path) -> None:
+    """`export-levels:` and `set-up:` are recipes; `export X := …` and `set …` are not."""
+    (tmp_path / "justfile").write_text(
+        "set shell := ['bash', '-c']\nexport RUST_LOG := 'warn'\n\n"
+        "export-levels:\n  unity -batchmode\n\nset-up target='dev':\n  true\n"
+    )
+    assert just_recipes(tmp_path / "justfile").names == {"export-levels", "set-up"}

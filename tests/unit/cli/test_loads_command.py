@@ -35,7 +35,8 @@ def test_loads_for_one_agent_as_a_table(
     out = capsys.readouterr().out
     assert out.startswith(f"Session start in {machine.project}")
     assert "Claude Code — about " in out and "Codex" not in out
-    assert "line 201 on is not read: Claude Code reads only the first 200 lines" in out
+    # Where it stops in the window's words (What each agent loads)
+    assert "From line 201 on it is not read: Claude Code reads only the first 200 lines" in out
 
 
 def test_loads_for_gemini_cli_in_its_order_with_the_notes_it_reads_on_demand(

@@ -15,11 +15,12 @@ def test_recall_prints_each_agents_picks_and_what_none_can_recall(
 ) -> None:
     assert main(["recall", "vercel env newline", "--workspace", WORKSPACE_ID]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("For 'vercel env newline' in ")
-    assert "\nClaude Code — For each prompt of more than one word" in out
-    assert "\n#1      feedback_vercel-env-newline.md:1-" in out
-    assert "No agent can recall these 1, whatever the prompt:" in out
-    assert "notiontalk-landing-strategy.md — No description" in out
+    # The window's words (What each agent recalls): its summary, groups and rows.
+    assert out.startswith("For “vercel env newline” in ")
+    assert "\nClaude Code — 1 recalled, 1 missed, 1 never\n  (For each prompt of more than" in out
+    assert "\n#1      feedback_vercel-env-newline.md, lines 1–11 " in out
+    assert "\nNo agent can recall 1 memory\n" in out
+    assert "\nnever  Claude Code: memory/notiontalk-landing-strategy.md  No description" in out
     assert "Available memories:" not in out  # only with --manifest
 
 
@@ -53,15 +54,13 @@ def test_model_asks_the_configured_model_and_prints_its_pick_beside_the_words(
     argv = ["recall", "vercel env newline", "--workspace", WORKSPACE_ID, "--model"]
     assert main([*argv, "--agent", "claude"]) == 0
     out = capsys.readouterr().out
-    assert "\nAsked fake-model as Claude Code asks its model (anthropic · claude-" in out
-    assert "; 1,234 tokens in, 21 out, " in out
-    assert (
-        "\n  it picks: feedback_vercel-env-newline.md (agrees with the words' prediction on" in out
-    )
+    asked = "Asked fake-model as Claude Code asks its model (1,234 tokens in, 21 out)"
+    assert f"\n  ({asked}: 1 file, agreeing with the words' prediction on " in out
+    assert "\nmodel   feedback_vercel-env-newline.md " in out
     fake_model_server.add_anthropic_reply("Sorry, I cannot help with that.")
     assert main(argv) == 0
     out = capsys.readouterr().out
-    assert "  no pick — The answer is not a JSON object" in out
+    assert ": no pick — The answer is not a JSON object" in out
     assert "(Codex asks no model apart: its model picks in the conversation" in out
 
 

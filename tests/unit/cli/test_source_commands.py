@@ -186,7 +186,7 @@ def test_history_and_restore_of_another_agents_file(
     }
     assert (machine.claude_memory / "user_tips.md").read_text(encoding="utf-8") == copied
     status, out, _ = run_cli(["history", target], capsys)
-    assert status == 0 and "Another program" in out and "restore" in out  # the rewrite was kept
+    assert status == 0 and "Another program" in out and "Restored" in out  # the rewrite kept
     status, _, err = run_cli(["restore", target, "--version", "nope"], capsys)
     assert status == 1 and "No version 'nope'" in err
     status, _, err = run_cli(["history", target, "--workspace", "x"], capsys)

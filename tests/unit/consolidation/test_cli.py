@@ -225,4 +225,4 @@ def test_consolidate_one_scope_alone_from_the_command_line(
     (workspace_line,) = [line for line in out.splitlines() if line.startswith("Workspace:")]
     assert "3 h ago" in workspace_line
     status, out, _err = run_cli(["runs", *home], capsys)
-    assert status == 0 and "(manual, global alone)" in out
+    assert status == 0 and "Consolidation of Global · manual" in out

@@ -68,7 +68,7 @@ def test_the_cli_and_the_window_record_a_failed_plan_alike(
     assert run.trace_dump is not None
     assert main(["--home", str(home.root), "runs", "--failed"]) == 0
     out = capsys.readouterr().out
-    assert f"{run.id} " in out and "FAILED consolidation" in out
+    assert f"{run.id} " in out and "· failed: HTTP 500 from the model server" in out
     assert f"trace: {trace_path(home, run)}" in out
 
 

@@ -74,7 +74,7 @@ def test_a_revert_is_logged_as_a_run_and_marks_the_run_it_reverted(
 
     status, out, _ = cli(capsys, home, "runs")
     assert status == 0
-    assert f"{revert['id']}  " in out and "revert (by You)" in out
+    assert f"{revert['id']}  " in out and "Revert · You" in out
     assert f"reverted by {revert['id']} (You, " in out
     status, out, _ = cli(capsys, home, "runs", "--kind", "revert", "--json")
     assert [r["id"] for r in json.loads(out)["runs"]] == [revert["id"]]

@@ -34,7 +34,7 @@ def test_a_rule_and_its_opposite_are_found_in_every_voice_and_near_misses_are_no
 
 @pytest.mark.parametrize(
     ("batch", "at_least", "at_most"),
-    [(SECOND, 12, 2), (THIRD, 10, 0), (FOURTH, 7, 0)],
+    [(SECOND, 12, 2), (THIRD, 10, 0), (FOURTH, 5, 0)],
     ids=["second", "third", "fourth"],
 )
 def test_the_batches_written_after_each_change_hold_at_what_they_measured(
@@ -46,7 +46,8 @@ def test_the_batches_written_after_each_change_hold_at_what_they_measured(
     400 lines are fine", a wish said "wants X written before Y", a passive "never
     throttled"; flagged: "Never rebase `main`" / "Rebase … onto `main`", "tests for
     generated code" / "for the code generator" (what is done to a thing and where or of
-    what are one action's stems)."""
+    what are one action's stems); the fourth's two rules of a verb no list names went with
+    the reader of such verbs (issue 94: it found nothing on any half of the trust corpus)."""
     joined = contradiction_voices.found(batch)
     found = [joined[n] for n, case in enumerate(batch) if case.expected == "contradiction"]
     flagged = [joined[n] for n, case in enumerate(batch) if case.expected == "neither"]

@@ -66,9 +66,45 @@ def test_a_personal_path_in_team_memory_but_not_in_one_s_own() -> None:
     ]
 
 
-def test_a_project_folder_named_by_a_word_is_no_name() -> None:
-    assert identity_of("/src/ledger").names == ("/src/ledger",)
+def test_a_project_folder_named_by_a_word_names_it_only_as_the_owner_of_a_path() -> None:
+    """`ledger` is a word: "ledger's src/Ledger/Api.hs" names the project, "the ledger's
+    totals" and a global note on ledgers do not."""
+    assert identity_of("/src/ledger").names == ("/src/ledger", "ledger")
     assert identity_of("/src/billing-ledger").names == ("/src/billing-ledger", "billing-ledger")
+    borrowed = (
+        "# Borrowed\n\n- Pagination mirrors ledger's Servant API (src/Ledger/Api.hs).\n"
+        "- Same casing rule as ledger's lib/src/models, camelCase.\n"
+        "- The ledger's totals/balances are summed nightly.\n"
+        "- See ledger's notes on sql/joins for why.\n"
+    )
+    words = "# Words\n\n- A ledger-style log of each run, see the ledger's 2024/25 figures.\n"
+    leaks = _leaks(
+        memory("project:cairn-app", "borrowed.md", borrowed),
+        memory("global", "words.md", words),
+        memory("project:ledger", "own.md", "# Own\n\n- ledger's src/Ledger/Api.hs is ours.\n"),
+        projects=["cairn-app", "ledger"],
+    )
+    assert [(leak.kind, leak.names, leak.place.line) for leak in leaks] == [
+        ("other-project", "ledger", 3)
+    ]
+    assert [place.line for place in leaks[0].elsewhere] == [4]
+
+
+def test_a_customer_s_host_on_a_hosting_service_is_its_project_s_by_its_name() -> None:
+    """Global memory alone names glossa's database: its label on the hosting service says
+    whose it is; the service's own endpoint is nobody's."""
+    ops = (
+        "# Ops\n\n- glossa's prod RDS is glossa-prod.c8xk2mq1vz4p.eu-west-1.rds.amazonaws.com.\n"
+        "- Backups go to s3.eu-west-1.amazonaws.com.\n"
+    )
+    leaks = _leaks(memory("global", "ops.md", ops), projects=["glossa", "cairn-app"])
+    assert [(leak.kind, leak.names, leak.belongs_to) for leak in leaks] == [
+        (
+            "project-in-global",
+            "glossa-prod.c8xk2mq1vz4p.eu-west-1.rds.amazonaws.com",
+            project_path("glossa"),
+        )
+    ]
 
 
 def test_a_path_is_named_in_its_own_case_and_matched_in_any() -> None:

@@ -339,6 +339,8 @@ WORKED_OUT = {
     41: "fe9b3bde9a87e122",
     42: "fe9b3bde9a87e122",
     43: "538374451d9c97d5",
+    44: "538374451d9c97d5",
+    45: "6c1c459bbf003a76",
 }
 """What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
 `per_file.CACHE_VERSION`."""
@@ -407,6 +409,8 @@ DECIDED = {
     41: "7876b96f7af843f3",
     42: "7876b96f7af843f3",
     43: "7876b96f7af843f3",
+    44: "7876b96f7af843f3",
+    45: "7876b96f7af843f3",
 }
 """What the duplicates decide over the seeded duplicates (`_decided`), digested, by
 `per_file.CACHE_VERSION`: the kept pair searches and statement groups are keyed by the files'

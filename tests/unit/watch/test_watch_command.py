@@ -18,8 +18,9 @@ from memtab.cli.main import main
 from memtab.store.history.versions import ScopeHistory
 from memtab.store.paths import Scope
 from memtab.watch.sources import RecorderLease
+from support.processes import exit_of
 
-from .helpers import change_in_another_process, machine_with_notes, wait_for
+from .helpers import WAIT_S, change_in_another_process, machine_with_notes, wait_for
 
 # The recorder's process says at exit which modules it loaded.
 _RUN_AND_REPORT = (
@@ -71,8 +72,8 @@ def test_the_recorder_runs_headless_records_and_its_burst_restores(
         )
     finally:
         process.send_signal(signal.SIGTERM)
-        _, stderr = process.communicate(timeout=30)
-    assert process.returncode == 0, stderr
+        status, stderr = exit_of(process, "SIGTERM", WAIT_S)
+    assert status == 0, stderr
     assert json.loads(loaded.read_text()) == []  # no Qt
     assert _json(capsys, "watch", "--status", "--home", home)["running"] is False
 
@@ -81,6 +82,35 @@ def test_the_recorder_runs_headless_records_and_its_burst_restores(
     restored = _json(capsys, "restore", "--event", event["id"], "--home", home)
     assert sorted(restored["restored"]) == [f"/memories/global/note{i}.md" for i in range(3)]
     assert [n.read_text("utf-8") for n in notes] == [f"# global {i}\n" for i in range(3)]
+
+
+# slow: starts the recorder's process (~0.5 s of CPU or more)
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("moment", "number"), [("in-its-wait", "SIGTERM"), ("on-another-thread", "SIGINT")]
+)
+def test_a_stop_signal_ends_the_recorder_wherever_it_lands(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    moment: str,
+    number: str,
+) -> None:
+    machine, _store = machine_with_notes(tmp_path, monkeypatch)
+    home = str(machine.home.root)
+    signalled = Path(__file__).with_name("signalled_watch.py")
+    process = subprocess.Popen(
+        [sys.executable, str(signalled), moment, number, home],
+        env=os.environ,
+        stderr=subprocess.PIPE,
+    )
+    try:  # it signals itself once its first pass is done, maybe before a look finds it running
+        lease = RecorderLease(machine.home)
+        wait_for(lambda: lease.status().pid is not None or process.poll() is not None, "it runs")
+    finally:
+        status, said = exit_of(process, f"it took the lease ({number} {moment})", WAIT_S)
+    assert number in said and status == 0, said
+    assert _json(capsys, "watch", "--status", "--home", home)["running"] is False
 
 
 def test_the_ready_line_counts_the_folders_watched(capsys: pytest.CaptureFixture[str]) -> None:

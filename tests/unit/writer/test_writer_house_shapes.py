@@ -60,3 +60,45 @@ def test_a_ban_and_what_to_use_instead_are_one_rule() -> None:
         "Always run the linter."
     ]
     assert directives_in("The CI is slow. Use the cache.") == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Queues go through the outbox table, never a direct publish from a handler.",
+        "we render dates with Temporal everywhere, never moment or dayjs.",
+        "one standing thing: each job logs its run id on start, always with the queue name.",
+    ],
+)
+def test_what_to_do_and_after_a_comma_what_never_to_is_a_directive(sentence: str) -> None:
+    assert is_directive(sentence)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "ok, never mind the flaky test for now.",
+        "I pinged them twice, never got a reply.",
+        'Their style guide says "Tabs only, never spaces" and we ignore it.',
+        "For comparison, the billing team's README says “Yarn only, never npm installs”.",
+    ],
+)
+def test_a_comma_never_that_is_no_rule_of_the_user_s_is_no_directive(sentence: str) -> None:
+    assert not is_directive(sentence)
+
+
+def test_a_statement_the_next_sentence_calls_the_house_s_way_is_a_rule() -> None:
+    text = (
+        "Every form posts through the CSRF middleware, no raw fetch calls. That's our convention."
+    )
+    assert directives_in(text) == [
+        "Every form posts through the CSRF middleware, no raw fetch calls."
+    ]
+    # said of nothing before it, or of a question, it makes no rule
+    assert directives_in("That's the house style.") == []
+    assert directives_in("Is the CSRF middleware on every form? That's the rule.") == []
+
+
+def test_a_ground_rule_for_the_repo_is_a_directive() -> None:
+    assert is_directive("Ground rule for this repo: every schema change ships with its rollback.")
+    assert not is_directive("The ground floor for this repo is the shared NAS.")

@@ -26,6 +26,7 @@ from memtab.writer.job.rules_task import (
     rule_candidates,
 )
 from memtab.writer.job.run import run_writer
+from memtab.writer.offline.directives import standing_rules
 from memtab.writer.prompts import USER_WROTE, judge_prompt
 
 from .events import answer, bash, user
@@ -202,3 +203,14 @@ def test_a_rule_the_user_stated_is_written_whatever_the_model_keeps(
     assert "- Never run npm in this repo." in written  # kept though the model did not pick it
     assert "`pnpm test`" in written  # and every other note the offline writer keeps
     assert result.outcome == "wrote" and result.fallback is None
+
+
+def test_a_sentence_taken_back_at_once_is_neither_asked_nor_a_line_to_restate() -> None:
+    said = (
+        "Use f32 for all the rope math. Actually scratch that, ignore what I said — the joint "
+        "takes f64 here. Commit messages follow conventional commits."
+    )
+    texts = [sentence.text for sentence in rule_candidates([user(said)])]
+    assert "Use f32 for all the rope math." not in texts
+    assert "Commit messages follow conventional commits." in texts
+    assert standing_rules([said]).withdrawn == ["Use f32 for all the rope math."]

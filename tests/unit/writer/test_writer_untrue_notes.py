@@ -45,6 +45,19 @@ def test_a_command_that_worked_then_failed_is_no_command_that_works() -> None:
     assert commands(worked, other) == ["npm run build"]
 
 
+def test_a_package_a_later_command_removes_is_no_command_that_works() -> None:
+    added = bash("composer require --dev barryvdh/laravel-debugbar", output="1 install")
+    removed = bash(
+        "composer remove --dev barryvdh/laravel-debugbar && php artisan test", output="ok"
+    )
+    assert commands(added) == ["composer require --dev barryvdh/laravel-debugbar"]
+    assert "composer require --dev barryvdh/laravel-debugbar" not in commands(added, removed)
+    # another package removed, or another manager's, says nothing of it
+    other = bash("composer remove --dev laravel/pint", output="ok")
+    npm = bash("npm uninstall barryvdh/laravel-debugbar", output="ok")
+    assert commands(added, other, npm)[0] == "composer require --dev barryvdh/laravel-debugbar"
+
+
 def test_a_package_manager_the_projects_lockfile_contradicts_is_not_kept() -> None:
     listed = bash("ls", output=LS)
     npm = bash("npm install", output="added 412 packages in 9s")

@@ -2,7 +2,8 @@
 
 Only well-formed command lines count: a code span or a line of a shell block that a POSIX
 shell would split without error, whose first word is a program name. Inline code is a
-command when its program is a well-known developer tool (`known_programs.py`), when it
+command when its program is a well-known developer tool (`known_programs.py`) or one's
+companion named after it (`dotnet-trace collect`, `cargo-nextest run`), when it
 gives its program an option and an operand (`picocom -b 115200 /dev/ttyACM0`, `atlas
 schema inspect --url "$DATABASE_URL"`: a variable's expansion too), or when an operand is
 a path as only a path is written (`maestro test flows/`, `lint ./src`, `x run ci/app.yml`): a
@@ -20,7 +21,7 @@ import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from memtab.check.known_programs import KNOWN_PROGRAMS, SHELL_BUILTINS
+from memtab.check.known_programs import CODE_PROGRAMS, KNOWN_PROGRAMS, SHELL_BUILTINS
 from memtab.check.markdown import Line
 
 SHELL_BLOCKS = frozenset(
@@ -125,7 +126,13 @@ def made_paths(line: Line) -> frozenset[str]:
 
 def _known(text: str) -> Iterator[Command]:
     """The commands of `text` that run a well-known tool with an argument."""
-    yield from (c for c in _chain(text) if c.program in KNOWN_PROGRAMS and len(c.words) > 1)
+    yield from (c for c in _chain(text) if _well_known(c.program) and len(c.words) > 1)
+
+
+def _well_known(program: str) -> bool:
+    """A well-known tool, or a companion named after one (`dotnet-ef`, `git-lfs`)."""
+    companion_of = program.partition("-")[0] if _PROGRAM_NAME.match(program) else ""
+    return program in CODE_PROGRAMS or companion_of in KNOWN_PROGRAMS
 
 
 # An option word (`-b`, `--force`, `--out=x`): what a command line gives, and prose does not.
@@ -164,7 +171,7 @@ def _with_options(text: str) -> Iterator[Command]:
 def _may_be_a_command(span: str) -> bool:
     """Whether inline code may name a well-known tool (cheap, before the shell split)."""
     words = span.split()
-    return len(words) > 1 and not KNOWN_PROGRAMS.isdisjoint(words)
+    return len(words) > 1 and (not CODE_PROGRAMS.isdisjoint(words) or _well_known(words[0]))
 
 
 def _chain(text: str) -> Iterator[Command]:

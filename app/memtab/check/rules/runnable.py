@@ -1,16 +1,16 @@
 """Commands a memory names that would not run in its checkout: a script target that is
-not defined (`make`, `just`, `npm run`, `pnpm`, `yarn`, `uv run`, `pdm run`, `poetry
+not defined (`make`, `just`, `task`, `npm run`, `pnpm`, `yarn`, `uv run`, `pdm run`, `poetry
 run`, `poe`), or a program that is not installed (docs/formats.md §19.3).
 
 A target is missing only when the file that would define it was read whole and no other
-definition file of its kind in the checkout defines it (a monorepo's package may be
-meant); a command run in a folder the checkout does not have (`cd ../other && make`) is
-not checked. `npm test` and `pnpm install` are the tools' own commands, not scripts;
-`pnpm X` and `yarn X` may also run an installed tool X, so they are checked only where
-the project's tools are installed. A program is missing when it is on neither PATH, the
-places programs are usually installed, nor the project's own `node_modules/.bin` and
-`.venv/bin`; a program the memory says to install, or aliases (`alias docker=podman`),
-is not.
+definition file of its kind in the checkout defines it (a monorepo's package may be meant;
+`task` with no Taskfile anywhere may be Taskwarrior's); a command run in a folder the
+checkout does not have (`cd ../other && make`) is not checked. `npm test` and `pnpm install`
+are the tools' own commands, not scripts; `pnpm X` and `yarn X` may also run an installed
+tool X, so they are checked only where the project's tools are installed. A program is
+missing when it is on neither PATH, the places programs are usually installed, nor the
+project's own `node_modules/.bin` and `.venv/bin`; a program the memory says to install, or
+aliases (`alias docker=podman`), is not.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from memtab.check.checkout import Checkout
 from memtab.check.known_programs import BUN_COMMANDS, NPM_COMMANDS, PNPM_COMMANDS, YARN_COMMANDS
 from memtab.check.markdown import ScannedText
 from memtab.check.rules.commands import Command, commands_of
-from memtab.check.scripts import JUSTFILE_NAMES, MAKEFILE_NAMES
+from memtab.check.scripts import JUSTFILE_NAMES, MAKEFILE_NAMES, TASKFILE_NAMES
 from memtab.check.wording import is_open_section, names_commands_as_they_are
 
 # "install X", "npm i -g X", "brew install X", "pip install X": the words after the verb.
@@ -170,6 +170,8 @@ def _script_problem(
         yield from _make(checkout, command, directory, words, line)
     elif program == "just":
         yield from _just(checkout, command, directory, words, line)
+    elif program == "task":
+        yield from _task(checkout, command, directory, words, line)
     elif program in ("npm", "pnpm", "yarn", "bun"):
         yield from _node(checkout, command, directory, words, line)
     elif program in ("uv", "pdm", "poetry") and words[:1] == ["run"]:
@@ -336,6 +338,34 @@ def _just(
         recipe, f"just {recipe}", definition, JUSTFILE_NAMES, "justfile", "recipe", False
     )
     yield from _missing_target(checkout, command, line, wanted)
+
+
+_TASK_NOT_A_TASK = frozenset(
+    {"-l", "--list", "-a", "--list-all", "-i", "--init", "--version", "-h", "--help",
+     "--completion", "-t", "--taskfile", "-g", "--global"}
+)  # fmt: skip
+
+
+def _task(
+    checkout: Checkout, command: Command, directory: str, words: list[str], line: int
+) -> Iterator[RunProblem]:
+    named = words[: words.index("--")] if "--" in words else words  # then the tasks' arguments
+    options, rest = _options(named, {"-d", "--dir", "-o", "--output", "-C", "--concurrency"})
+    base = _in(directory, options.get("-d") or options.get("--dir"))
+    if _TASK_NOT_A_TASK & options.keys() or base is None or (base and not checkout.is_dir(base)):
+        return
+    definition = _definition(checkout, base, TASKFILE_NAMES) or (
+        _definition(checkout, "", TASKFILE_NAMES) if base else None
+    )  # task looks for its Taskfile upwards
+    if definition is None and not checkout.manifests(TASKFILE_NAMES):
+        return  # no Taskfile anywhere: `task` may be Taskwarrior
+    for name in rest:
+        if "=" in name or "$" in name or "{" in name:
+            continue  # a variable given to the tasks (`task deploy ENV=prod`)
+        wanted = _Wanted(
+            name, f"task {name}", definition, TASKFILE_NAMES, "Taskfile", "task", False
+        )
+        yield from _missing_target(checkout, command, line, wanted)
 
 
 _NODE_VALUE_OPTIONS = frozenset(

@@ -271,7 +271,7 @@ class DeclinedForgotten(Record, write_only=True):
 
 @command("declined", writes_home=False)
 def run_declined(
-    home: Home, *, workspace: str, forget: bool = False, json: bool = False
+    home: Home, *, workspace: str, forget: bool = False
 ) -> DeclinedListing | DeclinedForgotten:
     """changes declined in review, not proposed again until their files change
 
@@ -317,7 +317,6 @@ def run_sweep(
     base_url: str | None = None,
     max_steps: int = MAX_STEPS,
     timeout: float = RunLimits.timeout_s,
-    json: bool = False,
 ) -> SweepReport:
     """run the launch sweep: consolidate up to 3 idle workspaces that need it
 

@@ -42,7 +42,7 @@ _KIND_NAMES = ", ".join(kind.name for kind in KNOWN_SERVERS)
     f"ask this machine's usual ports ({_KIND_NAMES}) which models they serve.",
 )
 def run_models(
-    *, local: bool = False, port: tuple[str, ...] = (), timeout: float = 0.6, json: bool = False
+    *, local: bool = False, port: tuple[str, ...] = (), timeout: float = 0.6
 ) -> ModelsFound:
     """the model in use, and model servers running on this machine
 
@@ -86,7 +86,6 @@ def run_use_local(
     model: str | None = None,
     port: tuple[str, ...] = (),
     timeout: float = 0.6,
-    json: bool = False,
 ) -> SettingsSaved:
     """use a model server running on this machine (no key, nothing leaves it)
 
@@ -114,7 +113,7 @@ def run_use_local(
 
 
 @command("use-offline", under=settings_group, home=False)
-def run_use_offline(*, json: bool = False) -> SettingsSaved:
+def run_use_offline() -> SettingsSaved:
     """use Memtab's built-in offline engines (no model)
 
     Args:
@@ -124,12 +123,8 @@ def run_use_offline(*, json: bool = False) -> SettingsSaved:
 
 
 def _save(settings: ProviderSettings) -> SettingsSaved:
-    try:
+    with as_cli_error(ProviderError, SettingsFileError):
         path = save_provider_settings(settings)
-    except ProviderError as error:
-        raise CliError(error.message) from None
-    except SettingsFileError as error:
-        raise CliError(str(error)) from None
     return SettingsSaved(saved=_settings_row(settings, None), settings_file=path)
 
 

@@ -21,7 +21,7 @@ class TraceListing(Record, write_only=True):
 
 
 @command("traces", writes_home=False)
-def run_traces(home: Home, *, workspace: str | None = None, json: bool = False) -> TraceListing:
+def run_traces(home: Home, *, workspace: str | None = None) -> TraceListing:
     """list the writer's and consolidation's trace dumps (why runs failed)
 
     Args:

@@ -4,11 +4,8 @@ sessions) and `memtab events` (the bursts it recorded); docs/formats.md §14.5, 
 from __future__ import annotations
 
 import os
-import signal
 import sys
-import threading
 from pathlib import Path
-from types import FrameType
 from typing import TYPE_CHECKING, Annotated
 
 from memtab.agent_server.bridge.rendezvous import RendezvousError, host_rendezvous
@@ -21,7 +18,7 @@ from memtab.store.home import Home
 from memtab.watch import guard
 from memtab.watch.events import BURST_MIN_FILES, ChangeEvent, ListedEvent, change_events
 from memtab.watch.guard import MASS_MIN_FILES
-from memtab.watch.recorder import Recorder, RecorderBusyError
+from memtab.watch.recorder import Recorder, RecorderBusyError, stopped_by_signals
 from memtab.watch.service import ServiceRefusedError, platform_name, service_path
 from memtab.watch.service import install as install_service
 from memtab.watch.service import uninstall as uninstall_service
@@ -114,22 +111,16 @@ def _say_ready(recorder: Recorder) -> None:
 
 def _record(home: Home, *, polling: bool) -> int:
     recorder = Recorder(home, use_polling=polling, on_ready=_say_ready)
-
-    def stop(_signum: int, _frame: FrameType | None) -> None:
-        recorder.stop()
-
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, stop)
-        signal.signal(signal.SIGINT, stop)
     print(f"Recording every change to the memory of {home.root} (Ctrl+C stops)", file=sys.stderr)
-    hosting = _host_agents(home)
-    try:
-        recorder.run()
-    except RecorderBusyError as error:
-        raise CliError(f"{error}: see `memtab watch --status`") from None
-    finally:
-        if hosting is not None:
-            hosting.stop()
+    with stopped_by_signals(recorder.stop):
+        hosting = _host_agents(home)
+        try:
+            recorder.run()
+        except RecorderBusyError as error:
+            raise CliError(f"{error}: see `memtab watch --status`") from None
+        finally:
+            if hosting is not None:
+                hosting.stop()
     return 0
 
 

@@ -24,9 +24,10 @@ from memtab.components.history.deleted import (
     load_trash,
     record_source_deletions,
 )
+from memtab.components.history.history import version_rows
 from memtab.file_protocol.file_ref import SourceError, is_virtual_path, parse_file_id
 from memtab.fs.records import Inlined, Record
-from memtab.humanize import absolute_time, files_changed_text, relative_time, size_text
+from memtab.humanize import absolute_time, relative_time, size_text
 from memtab.sources.agent_file import SourceVersions, restore_version
 from memtab.sources.config import SourceContext
 from memtab.sources.discovery import discover
@@ -36,14 +37,7 @@ from memtab.store.catch_up.runs_log import catch_up_runs
 from memtab.store.history.describe import describe_run, op_diff
 from memtab.store.history.prune import maybe_prune
 from memtab.store.history.records import RunEntry
-from memtab.store.history.runs import (
-    REVERT_KIND,
-    RunKind,
-    RunsLog,
-    files_changed,
-    reverted_by,
-    trace_path,
-)
+from memtab.store.history.runs import RunKind, files_changed, trace_path
 from memtab.store.history.versions import VersionListing
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
@@ -136,16 +130,9 @@ def run_history(
         print(f"No history for {path}")
         return 0
     rows = [["VERSION", "WHEN", "WHO", "WHAT", "SIZE"]]
-    for version in versions:
-        what = version.op + (" (deleted)" if version.deleted and version.op != "delete" else "")
-        if version.moved_from:
-            what += f" from {version.moved_from}"
-        elif version.moved_to:
-            what += f" to {version.moved_to}"
-        who = actor_name(version.actor) + (f" · {version.run_id}" if version.run_id else "")
-        rows.append(
-            [version.id, relative_time(version.at), who, what, size_text(version.size_bytes)]
-        )
+    for row in version_rows(versions):  # in the History panel's words
+        who = row.who + (f" · {row.version.run_id}" if row.version.run_id else "")
+        rows.append([row.version.id, row.when, who, row.change, row.size])
     print(format_table(rows))
     return 0
 
@@ -160,7 +147,6 @@ def run_blame(
     *,
     workspace: str | None = None,
     orphan: str | None = None,
-    json: bool = False,
 ) -> Blame:
     """who introduced each line of a memory file, when, and from what
 
@@ -314,26 +300,21 @@ def run_runs(
         failed: only failed runs
         diff: show each applied op's diff
     """
-    catch_up_runs(home)
+    # lazy: the Runs dialog's listing (its diffs' readers), not `memtab --help`'s start
+    from memtab.components.history.runs import RunFilter, load_run_list, run_outcome, run_title
+
     maybe_prune(home)
-    log = RunsLog(home)
-    runs = log.runs(workspace_id=workspace, kind=kind, failed_only=failed)
-    reverts = reverted_by(log.runs(kind=REVERT_KIND))
+    listing = load_run_list(home, RunFilter(workspace_id=workspace, kind=kind, failed_only=failed))
+    runs, reverts = listing.runs, listing.reverted
     if json:
         return RunsListing(runs=tuple(RunListing.of(run, reverts.get(run.id)) for run in runs))
     if not runs:
         print("No runs recorded")
         return 0
-    for run in runs:
-        status = "FAILED " if run.failed else ""
-        source = " (mux)" if run.source == "mux" else ""
-        how = f"by {actor_name(run.actor or 'user')}" if run.kind == REVERT_KIND else run.trigger
-        how += f", {run.scope} alone" if run.scope else ""
-        print(
-            f"{run.id}  {absolute_time(run.at)}  {status}{run.kind}{source} "
-            f"({how}) {run.workspace_id or run.project_path or ''} · "
-            f"{files_changed_text(files_changed(run))}"
-        )
+    for run in runs:  # titled and summed up as the Runs dialog lists it
+        outcome = run_outcome(run, reverts.get(run.id), partly=run.id in listing.partly_reverted)
+        where = run.workspace_id or run.project_path or "—"
+        print(f"{run.id}  {absolute_time(run.at)}  {run_title(run)} · {where} · {outcome}")
         print(f"  {elide(run.summary or run.error or '', 100)}")
         if (trace := trace_path(home, run)) is not None:
             print(f"  trace: {trace}")
@@ -372,7 +353,7 @@ class RunsListing(Record, write_only=True):
 
 
 @command("revert-run", status=lambda result: 1 if result.refused else 0, writes_home=True)
-def run_revert(home: Home, run_id: str, *, json: bool = False) -> RevertResult:
+def run_revert(home: Home, run_id: str) -> RevertResult:
     """restore every file a run changed to what it held before"""
     catch_up_runs(home)
     return revert_run(home, run_id)

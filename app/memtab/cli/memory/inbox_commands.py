@@ -145,7 +145,6 @@ def run_accept(
     to: str | None = None,
     home: Home,
     workspace: str | None = None,
-    json: bool = False,
 ) -> InboxAccepted:
     """write items into the memory they belong in (or --to a file)
 
@@ -168,9 +167,7 @@ def run_accept(
 
 
 @command("reject", under=run_list, aliases=["dismiss"])
-def run_reject(
-    ids: tuple[str, ...], *, home: Home, workspace: str | None = None, json: bool = False
-) -> InboxRejected:
+def run_reject(ids: tuple[str, ...], *, home: Home, workspace: str | None = None) -> InboxRejected:
     """drop items from the inbox
 
     Args:

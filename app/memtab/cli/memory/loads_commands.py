@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from memtab.cli.common import command, format_table
 from memtab.loads.engine import compute_loads
-from memtab.loads.records import AGENT_LABELS, AGENTS, AgentLoads, AgentName, LoadedFile, Loads
+from memtab.loads.records import AGENT_LABELS, AGENTS, AgentLoads, AgentName, Loads
 from memtab.store.home import Home
 
 
@@ -16,7 +16,6 @@ def loads(
     directory: str | None = None,
     agent: tuple[AgentName, ...] = (),
     subagent: str | None = None,
-    json: bool = False,
 ) -> Loads:
     """what each agent reads at a session's start, and where it stops
 
@@ -46,6 +45,9 @@ def _print_loads(result: Loads) -> None:
 
 
 def _print_agent(agent: AgentLoads) -> None:
+    # lazy: the window's words for where an agent stops (What each agent loads), not `--help`'s
+    from memtab.components.loads.loads import where_it_stops
+
     label = AGENT_LABELS[agent.agent] + (f" (subagent {agent.subagent})" if agent.subagent else "")
     print(f"{label} — about {agent.total_tokens:,} tokens at the start")
     for note in agent.notes:
@@ -54,22 +56,9 @@ def _print_agent(agent: AgentLoads) -> None:
     for index, file in enumerate(agent.files, start=1):
         order, name = str(index) if file.when == "start" else "-", file.id or file.name or file.path
         counts = [str(file.lines), str(file.loaded_lines), str(file.loaded_tokens)]
-        rows.append([order, name or "", *counts, _stop(file)])
+        rows.append([order, name or "", *counts, where_it_stops(file)])
     if len(rows) > 1:
         print(format_table(rows, right_aligned=(2, 3, 4)))
     else:
         print("  nothing")
     print()
-
-
-def _stop(file: LoadedFile) -> str:
-    if file.when == "on demand" and file.cut_reason is None:
-        return "read only when the agent opens it"
-    if file.cut_at_line is None:
-        return "read whole"
-    text = f"line {file.cut_at_line} on is not read: {file.cut_reason}"
-    if file.resumes_at_line is not None:
-        text = (
-            f"lines {file.cut_at_line}–{file.resumes_at_line - 1} are not read: {file.cut_reason}"
-        )
-    return text

@@ -3,18 +3,16 @@ is taken or missed (docs/formats.md §17.8); `--model` also asks the configured 
 
 from __future__ import annotations
 
-from memtab.cli.common import command, format_table
+from memtab.cli.common import as_cli_error, command, format_table
 from memtab.cli.options import CliError
 from memtab.fs.config.settings_file import SettingsFileError
 from memtab.llm.settings import ProviderSettings, resolve_provider_settings
 from memtab.llm.types import ProviderError
 from memtab.loads.recall.asking import ask_model
 from memtab.loads.recall.engine import compute_recall
-from memtab.loads.recall.records import AgentRecall, ModelPick, Recall, RecallFile
-from memtab.loads.records import AGENT_LABELS, AGENTS, AgentName
+from memtab.loads.recall.records import Recall
+from memtab.loads.records import AGENTS, AgentName
 from memtab.store.home import Home
-
-_SHOWN_UNRECALLABLE = 10
 
 
 @command("recall", writes_home=False)
@@ -27,7 +25,6 @@ def run_recall(
     agent: tuple[AgentName, ...] = (),
     manifest: bool = False,
     model: bool = False,
-    json: bool = False,
 ) -> Recall:
     """what each agent would load and recall for a prompt, and why
 
@@ -54,10 +51,8 @@ def run_recall(
 
 def _model_settings() -> ProviderSettings:
     """The configured model, or why there is none to ask."""
-    try:
+    with as_cli_error(SettingsFileError, ProviderError):
         settings = resolve_provider_settings()
-    except (SettingsFileError, ProviderError) as error:
-        raise CliError(str(error)) from error
     if settings.is_offline:
         raise CliError(
             "--model asks the configured model, and none is: choose one in File → Settings "
@@ -68,66 +63,19 @@ def _model_settings() -> ProviderSettings:
 
 @run_recall.text
 def print_recall(result: Recall, manifest: bool) -> None:
-    where = f" in {result.directory}" if result.directory else ""
-    print(f"For {result.prompt!r}{where}:\n")
-    for agent in result.agents:
-        _print_agent(agent, manifest)
-    never = result.never_shown()
-    if never:
-        print(f"No agent can recall these {len(never)}, whatever the prompt:")
-        for item in never[:_SHOWN_UNRECALLABLE]:
-            print(f"  {AGENT_LABELS[item.agent]}: {item.id or item.path} — {item.reason}")
-        more = len(never) - _SHOWN_UNRECALLABLE
-        if more > 0:
-            print(f"  … and {more} more (--json lists them all)")
+    """The window's groups (What each agent recalls) as tables: each agent's, then what none
+    can recall; `manifest`: what Claude Code sends its model under its table."""
+    # lazy: the window's rows, not `memtab --help`'s start
+    from memtab.components.loads.loads import recall_groups, summary
 
-
-def _print_agent(agent: AgentRecall, manifest: bool) -> None:
-    print(f"{AGENT_LABELS[agent.agent]} — {agent.how}")
-    for note in agent.notes:
-        print(f"  ({note})")
-    rows = [["", "FILE", "WHY"]]
-    for file in agent.files:
-        rows.append([_mark(file), _name(file), file.reason + _cut(file)])
-    if len(rows) > 1:
-        print(format_table(rows))
-    else:
-        print("  nothing")
-    if agent.model_pick is not None:
-        _print_pick(agent.model_pick)
-    if manifest and agent.sent:
-        print("\n" + agent.sent)
-    print()
-
-
-def _print_pick(pick: ModelPick) -> None:
-    cost = f"{pick.input_tokens:,} tokens in, {pick.output_tokens:,} out"
-    if pick.elapsed_ms is not None:
-        cost += f", {pick.elapsed_ms / 1000:.1f} s"
-    print(f"\nAsked {pick.model} as Claude Code asks its model ({pick.provider}; {cost}):")
-    if pick.problem is not None:
-        print(f"  no pick — {pick.problem}")
-        return
-    picks = ", ".join(pick.picks) if pick.picks else "nothing"
-    print(f"  it picks: {picks} (agrees with the words' prediction on {pick.agreement:.0%})")
-    if pick.not_listed:
-        print(f"  it also named {', '.join(pick.not_listed)}: no file listed, Claude Code drops it")
-
-
-def _mark(file: RecallFile) -> str:
-    if file.verdict == "loaded":
-        return "start"
-    if file.verdict == "recalled":
-        return f"#{file.rank}"
-    return "missed"
-
-
-def _name(file: RecallFile) -> str:
-    name = file.name or file.id or file.path or ""
-    if file.first_line is not None and file.verdict != "loaded":
-        name += f":{file.first_line}-{file.last_line}"
-    return name
-
-
-def _cut(file: RecallFile) -> str:
-    return f" ({file.cut_reason})" if file.cut_reason and file.verdict != "loaded" else ""
+    print(summary(result) + "\n")
+    sent = {agent.agent: agent.sent for agent in result.agents}
+    for group in recall_groups(result):
+        print(group.title)
+        for note in (group.how, *group.notes):
+            print(f"  ({note})")
+        rows = [[row.mark, row.name, row.why] for row in (*group.rows, *group.loaded)]
+        print(format_table([["", "FILE", "WHY"], *rows]) if rows else "  nothing")
+        if manifest and group.agent is not None and (text := sent[group.agent]):
+            print("\n" + text)
+        print()

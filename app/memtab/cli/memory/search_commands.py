@@ -57,7 +57,6 @@ def search(
     scope: str | None = None,
     limit: Annotated[int, _limit, f"at most this many (1–{MAX_LIMIT})"] = DEFAULT_LIMIT,
     mux_only: bool = False,
-    json: bool = False,
 ) -> SearchListing:
     """the memory files best matching a query, best first (ranked, BM25)
 

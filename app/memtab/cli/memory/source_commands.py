@@ -343,7 +343,6 @@ def run_copy(
     to: str,
     workspace: str | None = None,
     type_: str | None = None,
-    json: bool = False,
 ) -> Copied:
     """copy a memory into another agent's scope
 
@@ -438,7 +437,7 @@ class NoteAdded(Record, write_only=True):
 
 @command("codex-note", writes_home=True)
 @_one_line_errors
-def run_codex_note(home: Home, text: str, *, json: bool = False) -> NoteAdded:
+def run_codex_note(home: Home, text: str) -> NoteAdded:
     """add a note to Codex's memory (its extensions/ad_hoc/notes/)
 
     The way Codex asks to be told what to remember is a note, which its next consolidation folds

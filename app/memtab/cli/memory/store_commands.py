@@ -12,7 +12,7 @@ from memtab.cli.options import CliError
 from memtab.demo import create_demo_home
 from memtab.fs.jsonfile import JsonError, parse_json
 from memtab.fs.records import OmitEmpty, Record
-from memtab.humanize import coverage_text, harvest_text, relative_time, size_text
+from memtab.humanize import relative_time, size_text
 from memtab.store.catch_up.external import record_external
 from memtab.store.home import Home
 from memtab.store.paths import (
@@ -180,18 +180,13 @@ def run_status(home: Home, *, workspace: str, json: bool = False) -> Consolidati
     )
     if json:
         return status
+    # lazy: the lines of the window's consolidation footer, not `memtab --help`'s start
+    from memtab.components.consolidation.consolidation import harvest_line, scope_lines
+
     print(f"{found.display_name} ({found.id}) · {_project_label(found)}")
-    project = status.project_available and coverage_text(status.project_record, Scope.PROJECT)
-    lines = [
-        ["Workspace:", coverage_text(status.workspace_record, Scope.WORKSPACE)],
-        ["Project:", project or "unavailable"],
-        ["Global:", coverage_text(status.global_record, Scope.GLOBAL)],
-    ]
-    harvest = status.latest_harvest
-    if harvest is not None:
-        lines.append(["Harvest:", harvest_text(harvest)])
-        if harvest.status == "failed" and harvest.error:
-            lines.append(["", harvest.error])
+    lines = [[f"{label}:", line.text] for label, line in scope_lines(status).items()]
+    if (harvest := harvest_line(status)) is not None:
+        lines += [["Harvest:", harvest.text], *([["", harvest.error]] if harvest.error else [])]
     print(format_table(lines))
     return 0
 

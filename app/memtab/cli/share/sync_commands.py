@@ -216,7 +216,6 @@ def run_resolve(
     keep: Literal["local", "remote", "both"] | None = None,
     merged: Annotated[str | None, MERGED_HELP] = None,
     target: str | None = None,
-    json: bool = False,
 ) -> SyncResolved:
     """decide a sync conflict
 

@@ -20,11 +20,6 @@ from memtab.llm.settings import (
 if TYPE_CHECKING:  # lazy: the local-server probe loads with the first search for servers
     from memtab.llm.local_servers import LocalServer, ServerKind
 
-PROVIDER_CHOICES: tuple[tuple[ProviderName, str], ...] = (
-    ("offline", "Offline — Memtab's built-in rules, no model"),
-    ("anthropic", "Anthropic (Claude)"),
-    ("openai", "OpenAI-compatible (OpenAI, Ollama, llama.cpp, vLLM, LM Studio, OpenRouter)"),
-)
 TEST_LABEL = "&Test connection"
 CANCEL_TEST_LABEL = "Cancel &test"
 TEST_CANCELLED = "Test cancelled."

@@ -81,6 +81,12 @@ class Setting(Key):
         return problem.reason if problem and isinstance(problem.value, str) else "a string"
 
 
+def declared_settings(record: type[Record]) -> list[tuple[Field, Setting]]:
+    """Each field of `record` that a `Setting` declares, with it, in declared order (the dialog's
+    and the docs')."""
+    return [(f, m) for f in record.fields() for m in f.markers if isinstance(m, Setting)]
+
+
 class DeclaredSection(Record):
     """One section of settings.json (`SECTION`), each field declared with a `Setting`."""
 
@@ -88,8 +94,8 @@ class DeclaredSection(Record):
 
     @classmethod
     def declared(cls) -> list[tuple[Field, Setting]]:
-        """Each field with its `Setting`, in declared order (the dialog's and the docs')."""
-        return [(f, next(m for m in f.markers if isinstance(m, Setting))) for f in cls.fields()]
+        """Each field with its `Setting` (`declared_settings`)."""
+        return declared_settings(cls)
 
     @classmethod
     def load(cls, env: Mapping[str, str] | None = None) -> Self:

@@ -52,7 +52,6 @@ from memtab.components.settings.model_form import (
     FIND_TIP,
     FINDING_LABEL,
     NOT_SAVED_KEY_HOST,
-    PROVIDER_CHOICES,
     TEST_CANCELLED,
     TEST_LABEL,
     ModelForm,
@@ -71,9 +70,9 @@ from memtab.consolidation.review.review_setting import (
     save_review_mode,
 )
 from memtab.file_protocol.file_ref import AGENT_TITLES, OTHER_AGENTS, Agent
-from memtab.fs.config.declared import DeclaredSection, Setting
+from memtab.fs.config.declared import Setting, declared_settings
 from memtab.fs.config.settings_file import SettingsFileError, load_settings_file, settings_path
-from memtab.fs.records import RecordError
+from memtab.fs.records import Record, RecordError
 from memtab.gui.settings.agent_server import AgentServerBox
 from memtab.gui.tasks.jobs import JobClient, JobService, Lane
 from memtab.gui.toolkit import dialog_layout
@@ -84,7 +83,7 @@ from memtab.gui.toolkit.dialog_layout import (
 )
 from memtab.gui.toolkit.screen_room import room_on
 from memtab.gui.toolkit.style import Accent, accent_text, mute
-from memtab.gui.toolkit.widgets import ElidedLabel, WrappedLabel, hbox, named, vbox
+from memtab.gui.toolkit.widgets import ElidedLabel, W, WrappedLabel, hbox, named, vbox
 from memtab.llm.endpoints import DEFAULT_BASE_URLS
 from memtab.llm.local_servers import KNOWN_SERVERS, LocalServer, ServerKind
 from memtab.llm.probe import ProbeResult
@@ -370,20 +369,24 @@ class SectionBox(QGroupBox):
     order (`Setting.row`), the flags last: a check box for a flag, a list for choices, a spin box
     for a number (its least but one: `unset`), a line for a text; its help their tooltip."""
 
-    def __init__(
-        self, title: str, section: type[DeclaredSection], parent: QWidget | None = None
-    ) -> None:
+    def __init__(self, title: str, section: type[Record], parent: QWidget | None = None) -> None:
         super().__init__(title, parent)
         self._section = section
         self.controls: dict[str, QWidget] = {}
-        form = QFormLayout(self)
-        declared = sorted(section.declared(), key=lambda pair: (pair[0].type is bool, pair[1].row))
-        for field, setting in declared:  # made in rows' order: Tab's too
+        self.form = QFormLayout(self)
+        by_row = sorted(declared_settings(section), key=lambda p: (p[0].type is bool, p[1].row))
+        for field, setting in by_row:  # made in rows' order: Tab's too
             control = self.controls[field.name] = _control(field.type, setting, self)
             named(control, accessible=setting.accessible, tip=setting.help)
-            form.addRow("" if isinstance(control, QCheckBox) else setting.label, control)
+            self.form.addRow("" if isinstance(control, QCheckBox) else setting.label, control)
 
-    def load(self, values: DeclaredSection) -> None:
+    def control(self, name: str, kind: type[W]) -> W:
+        """The control of field `name`, a `kind`."""
+        control = self.controls[name]
+        assert isinstance(control, kind)
+        return control
+
+    def load(self, values: Record) -> None:
         """Show `values`."""
         for name, control in self.controls.items():
             value: Any = getattr(values, name)
@@ -399,8 +402,8 @@ class SectionBox(QGroupBox):
 
     def control_of(self, refused: RecordError) -> QWidget:
         """The control of the setting `refused` (from `settings()`) names."""
-        key = refused.where[0]
-        return next(self.controls[f.name] for f, s in self._section.declared() if s.name == key)
+        fields: dict[object, str] = {s.name: f.name for f, s in declared_settings(self._section)}
+        return self.controls[fields[refused.where[0]]]
 
     def settings(self) -> Any:
         """The section the controls say (RecordError when one is refused)."""
@@ -492,12 +495,13 @@ class SettingsDialog(QDialog):
         fit_to_screen(self, QSize(0, 0))
 
     def _build(self) -> None:
-        self.provider = named(QComboBox(self), accessible="Model provider")
-        for name, label in PROVIDER_CHOICES:
-            self.provider.addItem(label, name)
+        model_box = SectionBox(
+            "Model for consolidation and the memory writer", ProviderSection, self
+        )
+        self.provider = model_box.control("provider", QComboBox)
         self.provider.currentIndexChanged.connect(self._on_provider_current_index_changed)
-        self.model = named(QLineEdit(self), accessible="Model")
-        self.base_url = named(QLineEdit(self), accessible="Base URL")
+        self.model = model_box.control("model", QLineEdit)
+        self.base_url = model_box.control("base_url", QLineEdit)
         self.base_url.textChanged.connect(self._on_key_inputs_changed)
         self.api_key = named(QLineEdit(self), accessible="API key")
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
@@ -525,19 +529,14 @@ class SettingsDialog(QDialog):
         [(_, review)] = ConsolidationSettings.declared()
         self.review_first = named(QCheckBox(review.label, self), tip=review.help)
 
-        model_box = QGroupBox("Model for consolidation and the memory writer", self)
-        model_form = QFormLayout(model_box)
-        model_form.addRow("&Provider:", self.provider)
-        model_form.addRow("&Model:", self.model)
-        model_form.addRow("&Base URL:", self.base_url)
         key_label = QLabel("API &key:", self)
         key_label.setBuddy(self.api_key)
-        model_form.addRow(key_label, key_row)
+        model_box.form.addRow(key_label, key_row)
         # One field-column widget for the texts under the key: a form sizes a wrapped text
         # in a row of its own as if at its narrowest (a word a line), leaving gaps.
         below = QWidget(model_box)
         vbox(self.key_note, test_row, self.test_result, self.review_first, on=below, margins=0)
-        model_form.addRow("", below)
+        model_box.form.addRow("", below)
         self.local_servers = LocalServersBox(self._jobs, self._local_server_kinds, self)
         self.local_servers.use_requested.connect(self._on_local_servers_use_requested)
 

@@ -2,7 +2,8 @@
 
 Each project Memtab knows (the registry's projects and workspaces, and the projects other
 agents' memory belongs to) is known by what names it (`Identity`): its path, its folder's
-name where that is no word of its own (`acme-api`, `billing_svc2`; never `ledger`), its
+name where that is no word of its own (`acme-api`, `billing_svc2`; `ledger` only as the
+possessive of a path after it: "ledger's src/Api.hs", "as ledger's lib/src/models"), its
 repository (`owner/name`, from the checkout's `origin` remote when it is on this disk)
 and its hosts (a host name of three labels or more that one project's memory names and no
 other's does: `api.acme.internal`). Every memory's lines are read for them once, and:
@@ -54,7 +55,7 @@ from memtab.trust.leaks.hosts import (
     project_words,
     said_owners,
 )
-from memtab.trust.leaks.places import places_in, repository_owners
+from memtab.trust.leaks.places import places_in
 from memtab.trust.leaks.records import Leak, LeakKind, LeaksReport
 from memtab.trust.memories import MemoryEngine, anew, copies_of, place_of
 from memtab.trust.records import MemoryPlace
@@ -75,6 +76,13 @@ _NO_PERSON = frozenset(_NO_PERSON_NAMES.split())
 """Home folders that are nobody's in particular: CI runners', images' and docs' users."""
 _DISTINCT_NAME = re.compile(r"^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+$|^[a-z]+[0-9]+[a-z0-9]*$")
 """A folder name that names only its project: words joined by `-` or `_`, or with digits."""
+_WORD_NAME = re.compile(r"[a-z]{3,}")
+"""A folder name that is a word (`ledger`): a name only as a path's owner (`_owns_a_path`)."""
+_POSSESSED_PATH = re.compile(
+    r"['’]s\s++(?:[^\s/]++\s++){0,4}?[(`'\"]?(?P<path>[\w.-]++(?:/[\w.-]++)++/?)"
+)
+"""A possessive, at most four words, then a relative path: whose the path is."""
+_FILE_NAME = re.compile(r"[\w-]\.[A-Za-z]\w{0,7}$")
 
 
 @dataclass(frozen=True)
@@ -105,7 +113,7 @@ class FileMentions(NamedTuple):
     secrets: tuple[Mention, ...]
 
 
-MENTIONS_VERSION = "2"
+MENTIONS_VERSION = "3"
 """Bumped when what is read of a file changes (these readers, or the redaction's rules they
 ask what is a secret): a cache of another is read again."""
 
@@ -217,8 +225,6 @@ class LeaksEngine(MemoryEngine):
         companies = company_domains((host for _, named in named_by for host in named), words)
         said = evidence({path: i.places for path, i in projects.items()})
         hosts = project_hosts(named_by, words, companies, said)
-        mentioned = (m.named for f in mentions for m in f.hosts)
-        hosts.update(repository_owners(mentioned, projects, said))
         lines = _host_lines(ordered, mentions, copies, hosts)
         shared = frozenset(place for place, project in said.items() if project is None)
         hosts.update(said_owners(lines, hosts, words, companies, shared))
@@ -291,7 +297,7 @@ def identity_of(path: str, kept: KeptCheckouts | None = None, user_home: str = "
     if home and names[0].startswith(home + "/"):
         names += [f"{start}{names[0][len(home) :]}" for start in ("~", "$HOME", "${HOME}")]
     folder = os.path.basename(path.rstrip("/")).lower()
-    if _DISTINCT_NAME.match(folder):
+    if _DISTINCT_NAME.match(folder) or _WORD_NAME.fullmatch(folder):
         names.append(folder)
     places, slug = checkout_names(path, kept)
     if slug is not None:
@@ -316,10 +322,13 @@ def mentions_of(text: str, names: re.Pattern[str] | None) -> FileMentions:
     holds_secrets = redact_secrets(text) != text  # most texts hold none: lines not read for one
     for number, line in enumerate(text_lines(text), start=1):
         if names is not None and ("/" in line or "-" in line or "_" in line):
-            found_names += [
-                Mention(number, m.group(1), _as_path(line, m.start(), m.group(1)))
-                for m in names.finditer(line)
-            ]
+            for m in names.finditer(line):
+                if _WORD_NAME.fullmatch(m.group(1).lower()) is None:
+                    found_names.append(
+                        Mention(number, m.group(1), _as_path(line, m.start(), m.group(1)))
+                    )
+                elif _owns_a_path(line, m.end()):
+                    found_names.append(Mention(number, m.group(1)))
         if "." in line:
             hosts += [Mention(number, host) for host in hosts_in(line)]
         hosts += [Mention(number, place) for place in places_in(line)]
@@ -362,6 +371,16 @@ def _token_before(line: str, at: int) -> str:
     low = max(0, at - _LONGEST_TOKEN)  # a line may hold thousands: each is looked at near it
     start = max(low - 1, *(line.rfind(end, low, at) for end in _TOKEN_ENDS)) + 1
     return line[start:at]
+
+
+def _owns_a_path(line: str, end: int) -> bool:
+    """Whether a name ending at `end` is the possessive of a path written as only a path is
+    (a file's name, a folder's `/`, three parts): "glossa's pagination (src/Glossa/Api.hs)"."""
+    possessed = _POSSESSED_PATH.match(line, end)
+    if possessed is None:
+        return False
+    path = possessed.group("path")
+    return path.endswith("/") or path.count("/") >= 2 or _FILE_NAME.search(path) is not None
 
 
 def _as_path(line: str, at: int, named: str) -> bool:

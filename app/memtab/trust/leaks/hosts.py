@@ -7,7 +7,8 @@ private network's suffix (`ledger-db.internal`); a site's public face (`tidewate
 host here. Public services' hosts (`github.com`) are no project's, nor a site's front door
 (`docs.x.io`, `api.x.io`) but by its name. A host is a project's
 when its labels name that project and that project's memory names it too (on a private
-network's suffix, its labels alone: `db-2.harbor.internal`): a subdomain's
+network's suffix or a customer's name on a hosting service, its labels alone:
+`db-2.harbor.internal`, `harbor-prod.x1.rds.amazonaws.com`): a subdomain's
 label is, or holds between dashes, the project's folder name or its first word
 (`staging.harbor.acme.io` is `harbor-api`'s); the domain's own label only by the whole
 folder name (`api.tidewater.dev`, `db.tidewater-prod.internal`), and not when it is the
@@ -135,8 +136,9 @@ def project_hosts(
     owners: dict[str, str] = {}
     for host, by_project in counts.items():
         named = labelled[host]
-        # a private network's host is no public site: its labels alone say whose it is
-        private = host.endswith(_PRIVATE_SUFFIXES)
+        # a private network's host, and a customer's name on a hosting service
+        # (`glossa-prod.c8x….rds.amazonaws.com`), is no public site: its labels say whose it is
+        private = host.endswith(_PRIVATE_SUFFIXES) or _customer_s(host)
         if len(named) == 1 and (
             by_project.get(named[0]) or evidence.get(host) == named[0] or private
         ):
@@ -180,6 +182,11 @@ def ownable(host: str, domains: frozenset[str]) -> bool:
         return True  # an address, a bucket, a context: no one else's name
     if host.endswith(_PRIVATE_SUFFIXES) or _domain(host) in domains:
         return True
+    return _customer_s(host)
+
+
+def _customer_s(host: str) -> bool:
+    """Whether `host` is a customer's own name on a hosting service (`_CUSTOMER_LABEL`)."""
     return _HOSTING.search(host) is not None and _CUSTOMER_LABEL.match(host) is not None
 
 

@@ -11,17 +11,14 @@ Each is owned as a host is (`hosts.project_hosts`): by a project's word among it
 named in that project's memory most. An address has no labels: only the second. Nobody's
 places are left out: this machine's and a container's addresses, the documentation's
 (RFC 5737), a cloud's metadata service, a public resolver, local clusters' contexts, the
-documentation's example buckets. A repository is a project's by its name alone (`…/tern`
-is project `tern`'s), when it is private: on a host of the company's own, or under an
-owner holding the repositories of two projects or more (`repository_owners`).
+documentation's example buckets. A repository is no host of a project's: its URL names the
+project as any line does, by the project's name.
 """
 
 from __future__ import annotations
 
-import os
 import re
-from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 REPOSITORY = "repo:"
 """What a repository's place starts with (`repo:github.com/fernhill/tern`)."""
@@ -143,46 +140,3 @@ def named_by_labels(place: str, words: Mapping[str, tuple[str, ...]]) -> list[st
         for project, said in words.items()
         if any(f"-{word}-" in label for word in said for label in labels)
     ]
-
-
-def folders(projects: Iterable[str]) -> dict[str, str]:
-    """Each project's folder name (lower-case) → its path, where no other has that name."""
-    named: dict[str, list[str]] = defaultdict(list)
-    for path in projects:
-        named[os.path.basename(path.rstrip("/")).lower()].append(path)
-    return {name: paths[0] for name, paths in named.items() if len(paths) == 1}
-
-
-def repository_owners(
-    places: Iterable[str],
-    projects: Iterable[str],
-    evidence: Mapping[str, str | None] | None = None,
-) -> dict[str, str]:
-    """Each repository place that is a known project's → that project: its checkout's
-    remote or module (`evidence`, `checkouts.evidence`), else its name is the project's
-    folder name; and it is private (see the module doc); `projects`: their paths."""
-    evidence = {} if evidence is None else evidence
-    named_by_folder = folders(projects)
-    said = {p: o for p, o in evidence.items() if p.startswith(REPOSITORY) and o is not None}
-    repositories = [place for place in set(places) if place.startswith(REPOSITORY)]
-    named: dict[tuple[str, str], set[str]] = defaultdict(set)
-    for place in [*repositories, *said]:
-        host, owner, name = _parts(place)
-        project = said.get(place) or named_by_folder.get(name)
-        if project is not None:
-            named[(host, owner)].add(project)
-    owners = {}
-    for place in repositories:
-        host, owner, name = _parts(place)
-        project = said.get(place) or named_by_folder.get(name)
-        if project is None or (place in evidence and evidence[place] is None):
-            continue
-        if host not in _PUBLIC_CODE_HOSTS or len(named[(host, owner)]) > 1:
-            owners[place] = project
-    return owners
-
-
-def _parts(place: str) -> tuple[str, str, str]:
-    host, _, rest = place[len(REPOSITORY) :].partition("/")
-    owner, _, name = rest.rpartition("/")
-    return host, owner, name

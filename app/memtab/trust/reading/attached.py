@@ -26,7 +26,7 @@ from memtab.trust.located import frame_of
 from memtab.trust.reading.ports import Port, port_key, service_of
 from memtab.trust.reading.scopes import Scope, scope_of
 from memtab.trust.reading.settings import Setting, setting_key
-from memtab.trust.reading.versions import Version, product_named, version_key
+from memtab.trust.reading.versions import VERSION_NUMBER, Version, product_named, version_key
 
 _KEY = r"(?P<key>[A-Za-z_][\w.-]*+)"
 ASSIGNMENT = re.compile(
@@ -64,11 +64,9 @@ _PLACEHOLDER = re.compile(r"^(?:<.*>|x+|\.{2,}|…|changeme|your.*|\$.*|\{.*|\[.
 _EXAMPLE = re.compile(r"\b(?:e\.g|example|for instance|sample|template|such as)\b", re.I)
 _PORT_VALUE = re.compile(r"^(?:(?:[a-z][a-z0-9+.-]*+://)?[\w.-]*+:)?(\d{2,5})/?$", re.I)
 _ADDRESS = re.compile(r"^(?:[a-z][a-z0-9+.-]*+://)?[\w.-]++:(\d{2,5})(?:/\S*+)?$", re.I)
-_VERSION_VALUE = re.compile(
-    r"^(?P<range>>=|\^|~>?|==|=|v)?\s*+(?P<value>\d{1,3}(?:\.\d{1,4}){0,2})$"
-)
+_VERSION_VALUE = re.compile(r"^(?P<range>>=|\^|~>?|==|=|v)?\s*+(?P<value>" + VERSION_NUMBER + r")$")
 _IMAGE = re.compile(
-    r"^(?:[\w.-]++/)*+(?P<name>[a-z][\w.-]*+):v?(?P<tag>\d{1,3}(?:\.\d{1,4}){0,2})(?![\d.])"
+    r"^(?:[\w.-]++/)*+(?P<name>[a-z][\w.-]*+):v?(?P<tag>" + VERSION_NUMBER + r")(?![\d.])"
 )
 _NO_VALUE = frozenset(
     {"token", "key", "secret", "password", "passwd", "pass", "pwd", "auth", "credential",
@@ -99,8 +97,10 @@ class Attached(NamedTuple):
     lower case ("": no table's)."""
 
 
-_NAME = r"`[A-Za-z_][\w.-]*+`|[A-Za-z][A-Za-z0-9]*+(?:[_.][A-Za-z0-9]++)++"
-"""A setting's name: in a code span, or a name no word is (`max_connections`, `a.b`)."""
+_CAMEL = r"(?:(?!(?:The|Our|This|My|An?|Its|Their)\s)[A-Z][a-z][\w-]*+\s)?[a-z]++[A-Z][A-Za-z0-9]*+"
+_NAME = r"`[A-Za-z_][\w.-]*+`|[A-Za-z][A-Za-z0-9]*+(?:[_.][A-Za-z0-9]++)++|(?-i:" + _CAMEL + ")"
+"""A setting's name: in a code span, or a name no word is (`max_connections`, `a.b`,
+`poolSize`, with its owner's name before it: "Jest maxWorkers")."""
 _SAID = re.compile(
     r"(?:\bset\s++(?P<set>" + _NAME + r")\s++to|(?<![\w.`])(?P<key>" + _NAME + r")\s++"
     r"(?:is(?:\s++set\s++to)?|defaults?\s++to|=|(?:must|should|has\s++to)\s++(?:be|stay\s++at)))"
@@ -120,9 +120,9 @@ VERSION_FILES = {
 """Files that pin one product's version, and the product."""
 _PINNED = re.compile(
     r"`?(?P<file>" + "|".join(re.escape(name) for name in VERSION_FILES) + r")`?"
-    r"(?:\s*+:|\s++(?:says|is|pins|holds|reads))\s*+`?v?(?P<value>\d{1,3}(?:\.\d{1,4}){0,2})\b"
+    r"(?:\s*+:|\s++(?:says|is|pins|holds|reads))\s*+`?v?(?P<value>" + VERSION_NUMBER + r")\b"
 )
-_LISTED = re.compile(r"^(?P<key>[a-z][\w-]*+)\s++v?(?P<value>\d{1,3}(?:\.\d{1,4}){0,2})$")
+_LISTED = re.compile(r"^(?P<key>[a-z][\w-]*+)\s++v?(?P<value>" + VERSION_NUMBER + r")$")
 """A `.tool-versions` line: a product and its version."""
 _FROM = re.compile(r"^FROM\s++(?P<image>\S++)(?:\s++AS\s++\S++)?$", re.IGNORECASE)
 
@@ -302,8 +302,9 @@ def claimed(
     version = _version(words, value, scope)
     if version is not None:
         return [version]
-    if len(words) == 1 and not words[0].isupper():
-        return []  # one lower-case word ("from", "cwd", "path") names no one thing
+    one = words[0]
+    if len(words) == 1 and not one.isupper() and (one.islower() or one[:1].isupper()):
+        return []  # one word ("from", "cwd", "Path") names no one thing; `poolSize` does
     found = []
     name = "_".join(words)
     if _SETTING_NAME.fullmatch(name) and len(words) <= 5:

@@ -59,10 +59,15 @@ _NAME = (
     r"(?:[A-Z][\w.+#-]*(?:\s+[A-Z][\w.+-]*)?|[a-z][a-z0-9]*(?:[.-][a-z0-9]+)+|[a-z][a-z0-9]+)"
 )
 """A product's name: capitalised (one or two words: "React Native"), or in lower case."""
+VERSION_NUMBER = (
+    r"(?!0\d)(?:\d{4}\.\d{1,4}(?:\.\d{1,4})?|\d{1,3}(?:\.\d{1,4}){0,2})(?:(?:a|b|rc|f|p)\d{1,3})?"
+)
+"""A version's number: up to three parts ("20", "3.11", "1.61.0"), a year's first when it has
+more ("Unity 2022.3.45f1", "6000.0.23f1"), a pre-release or build suffix ("3.13.0rc1")."""
 _VERSION = re.compile(
     r"(?<![\w.@/#-])(?P<product>" + _NAME + r")"
     r"(?:\s+version)?(?:\s*:\s*|\s+is\s+|\s+|@)(?:version\s+)?v?"
-    r"(?P<value>(?!0\d)\d{1,3}(?:\.\d{1,4}){0,2})"
+    r"(?P<value>" + VERSION_NUMBER + r")"
     r"(?![\w+*/%:-]|\.[\dxX*]|\s*(?:\+(?!\s+[A-Z])|x\b|-\s*\d|–|to\s+\d|or\s+\d|and\s+\d|/))"
 )
 """A product's name and its version: not a range ("Node 18+"), but a plus before another
@@ -111,7 +116,7 @@ _PRONOUNS = frozenset({"we", "i", "you", "they", "it", "this", "that", "we're", 
 
 _LABELLED = re.compile(
     r"^(?:(?:the|our|current|pinned)\s++)?versions?\s*+(?::|\bis\b)\s*+`?v?"
-    r"(?P<value>(?!0\d)\d{1,3}(?:\.\d{1,4}){0,2})`?[\s.]*+$",
+    r"(?P<value>" + VERSION_NUMBER + r")`?[\s.]*+$",
     re.IGNORECASE,
 )
 """A version said of no product: "Version: 20", "Current version is 3.11"."""
@@ -130,7 +135,7 @@ _CHANGED_TO = re.compile(
     r"(?:\b(?:bumped|upgraded|updated|moved|pinned|raised)\s++(?P<before>" + _NAME + r")\s++to"
     r"|(?<![\w.@/#-])(?P<after>" + _NAME + r")\s++(?:is\s++|got\s++|has\s++been\s++)?"
     r"(?:bumped|upgraded|updated|pinned|raised)\s++to)\s++v?"
-    r"(?P<value>(?!0\d)\d{1,3}(?:\.\d{1,4}){0,2})(?![\w+*/%:-]|\.[\dxX*])"
+    r"(?P<value>" + VERSION_NUMBER + r")(?![\w+*/%:-]|\.[\dxX*])"
 )
 """A product's version said as the change that made it ("bumped Postgres to 16",
 "TypeScript bumped to 5.4"): what is now."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import zip_longest
 
 from memtab.redact import redact_outgoing
 from memtab.transcripts.events import TranscriptEvent
@@ -21,6 +22,7 @@ from memtab.writer.offline.directives import (
     directive_of,
     ended,
     sentences_typed,
+    takes_back_at_once,
 )
 from memtab.writer.offline.notes import DIRECTIVES, Note, normalize
 
@@ -53,13 +55,16 @@ class Sentence:
 def rule_candidates(events: Iterable[TranscriptEvent]) -> list[Sentence]:
     """The sentences the user typed (not the agent's, not a tool's output) that may state a
     standing rule the offline reader did not find: not a question, not one it took for a
-    directive (its note stands), each once, oldest first."""
+    directive (its note stands), not one the next sentence takes back, each once, oldest first."""
     found: list[Sentence] = []
     seen: set[str] = set()
     for event in events:
         if event.role != "user" or event.sidechain or not event.text:
             continue
-        for sentence in sentences_typed(event.text):
+        typed = list(sentences_typed(event.text))
+        for sentence, after in zip_longest(typed, typed[1:], fillvalue=""):
+            if takes_back_at_once(after):
+                continue  # "Use f32 for all of it. Actually scratch that, …"
             text = " ".join(sentence.split())
             if not MIN_SENTENCE_CHARS <= len(text) <= MAX_DIRECTIVE_CHARS or asks(text):
                 continue

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from memtab.markdown import LineKind, classify
 from memtab.transcripts.events import TranscriptToolCall
-from memtab.writer.offline.directives import bare_line, ended
+from memtab.writer.offline.directives import bare_line, ended, unquoted
 
 MAX_FINDING_CHARS = 240
 MIN_FINDING_CHARS = 20
@@ -274,7 +274,7 @@ def _fact(sentence: str, concluded: bool) -> str | None:
     body = _LABEL.sub("", _JA_CONNECTIVE.sub("", text))
     if body != text and body[:1].islower() and _CONCLUSION_LABEL.match(text):
         body = body[0].upper() + body[1:]  # "Key rule: every new `x` …" reads alone
-    said = _unquoted(body)
+    said = unquoted(body)
     marked = _FACT_MARKERS.search(said) or (concluded and _CONCLUSION_MARKERS.search(said))
     marked = marked or _CONCLUSION_LABEL.match(text)
     if not marked or not _CONCRETE.search(body) or (not concluded and _FAILED_BECAUSE.search(body)):
@@ -348,7 +348,7 @@ def is_english(text: str) -> bool:
 def fact_weight(fact: str, *, told_the_user: bool) -> int:
     """How sure a finding is, to keep a session's surest (`best_facts`): a firm statement
     weighs more, and so does what the agent told the user in its final answer."""
-    return (FIRM_WEIGHT if _FIRM.search(_unquoted(fact)) else 1) + (1 if told_the_user else 0)
+    return (FIRM_WEIGHT if _FIRM.search(unquoted(fact)) else 1) + (1 if told_the_user else 0)
 
 
 def best_facts(facts: Sequence[str], weights: dict[str, int]) -> list[str]:
@@ -356,16 +356,6 @@ def best_facts(facts: Sequence[str], weights: dict[str, int]) -> list[str]:
     order they were said."""
     ranked = sorted(range(len(facts)), key=lambda index: (-weights.get(facts[index], 1), index))
     return [facts[index] for index in sorted(ranked[:MAX_FINDINGS_PER_SESSION])]
-
-
-# A word in double quotes is named, not said: the "stale/error" symbol is no claim that
-# anything is stale.
-_DOUBLE_QUOTED = re.compile(r'"[^"\n]{1,80}"|“[^”\n]{1,80}”')
-
-
-def _unquoted(text: str) -> str:
-    """A line without what it quotes in double quotes, where its markers are looked for."""
-    return _DOUBLE_QUOTED.sub(" ", text)
 
 
 # Codex (and many editors) write the apostrophe as U+2019: "I’d add", "that’s correct".

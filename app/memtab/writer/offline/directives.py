@@ -222,7 +222,9 @@ _CORRECTION = re.compile(
     rf"^(?:no|nope|non|nein|não|nao)[,.!]?\s*(?:{_IMPERATIVE_VERBS})\b", re.IGNORECASE
 )
 _CJK_CORRECTION = re.compile(r"^(?:아니|아뇨|いいえ|いや|不是|不对|不對)[,，、.!\s]")
-_RULE_OPENING = re.compile(rf"^(?:please\s+|s'il te plaît,?\s+|bitte\s+)?(?:{_RULE_WORDS})\b", re.I)
+_RULE_OPENING = re.compile(
+    rf"^(?!never\s+mind\b)(?:please\s+|s'il te plaît,?\s+|bitte\s+)?(?:{_RULE_WORDS})\b", re.I
+)
 _IMPERATIVE_WITH_RULE = re.compile(
     rf"^(?:please\s+)?(?:{_IMPERATIVE_VERBS})\b.{{0,60}}?\b(?:{_RULE_WORDS})\b", re.IGNORECASE
 )
@@ -249,6 +251,16 @@ _EN_RULE_FOR_A_KIND = re.compile(
     r"\b(?:should|must)\b|^we (?:should|must)(?: not|n't)? .*\binstead\b",
     re.IGNORECASE,
 )
+# What a line says in double quotes is named or quoted, not said: the "stale/error" symbol is no
+# claim that anything is stale, a team's "Yarn only, never npm" no rule of the user's.
+_DOUBLE_QUOTED = re.compile(r'"[^"\n]{1,80}"|“[^”\n]{1,80}”')
+
+
+def unquoted(text: str) -> str:
+    """`text` without what it says in double quotes."""
+    return _DOUBLE_QUOTED.sub(" ", text)
+
+
 _NAMES_A_THING = re.compile(r"`[^`]+`|\"[^\"]+\"|“[^”]+”|\w[./_-]\w")
 # How the house works, said by the user anywhere in a sentence (English): "we always/never/only
 # …", "we don't use coroutines for gameplay timing", "don't ever …", "no Boost in this project,
@@ -265,7 +277,7 @@ _EN_HOUSE_RULE = re.compile(
     r"|,\s*(?:always|full stop|period)\s*(?:[,.;!—–]|$)"
     r"|(?:^|[—–;:]\s+)everything (?:here|in this (?:repo|repository|project|codebase|setup)) "
     r"(?!(?:is|was|looks|seems|works|passes|fails|breaks)\b)[a-z]{2,}s\b"
-    rf"|(?:[—–;:]|\band\b|\bbut\b)\s+(?:but\s+)?(?:always|never) {_ONE_OFF}[a-z]"
+    rf"|(?:[—–;:,]|\band\b|\bbut\b)\s+(?:but\s+)?(?:always|never) (?!mind\b){_ONE_OFF}[a-z]"
     r"|\b(?:ask|ping|check with|tell) me (?:first )?before\b",
     re.IGNORECASE,
 )
@@ -317,7 +329,8 @@ _EN_HOUSE_PRACTICE = re.compile(
 # vignettes need goes in Suggests", "anything that doesn't need the browser stays
 # server-rendered"), a rule closed on "— always", a limit "for everything we send".
 _EN_HOUSE_SHAPE = re.compile(
-    r"^(?:(?:the|our|team|house) )?(?:rule|convention|policy)(?: here| we follow)?\s*:"
+    r"^(?:(?:the|our|team|house|ground|golden) )?(?:rule|convention|policy)"
+    r"(?: here| we follow| for this (?:repo|repository|project|codebase))?\s*:"
     r"|\bthe (?:rule|convention|policy) (?:here |we follow )?is\b"
     r"|^[a-z][\w -]{2,40}? only,\s+no (?!(?:worries|problem|rush|need|idea|way)\b)"
     r"|\b(?:is|are) (?:never|always) [^.;:—–]{1,40}?\bhere\b"
@@ -399,9 +412,12 @@ def _stated(text: str) -> StandingRules:
     before = ""  # the sentence before, when it is no rule
     last: str | None = None  # the rule the sentence before states
     for sentence in sentences_typed(text):
-        if last in directives and _TAKEN_BACK_AT_ONCE.search(sentence):
-            directives.remove(last)
-            taken.append(last)
+        if takes_back_at_once(sentence):
+            if last in directives:
+                directives.remove(last)
+                taken.append(last)
+            elif before:
+                taken.append(before)  # no rule read, but none for a model to find either
         withdrawing = withdrawing or bool(_WITHDRAWS.search(sentence))
         directive = directive_of(sentence)
         if directive is None and withdrawing and directive_of(_LEADING_ADVERBS.sub("", sentence)):
@@ -411,6 +427,8 @@ def _stated(text: str) -> StandingRules:
                 directives[-1] = _as_note(f"{directives[-1]} {sentence}")
         elif directive is not None and len(directive.split()) < MIN_RULE_WORDS and before:
             directive = _as_note(f"{before} {directive}")
+        if directive is None and before and _CALLS_IT_A_RULE.match(sentence):
+            directive = _as_note(before)  # "…, no silent defaults. that's the house style."
         before = sentence if directive is None and not asks(sentence) else ""
         last = directive
         if directive and directive not in directives:
@@ -422,6 +440,13 @@ def _stated(text: str) -> StandingRules:
 # ("This is a deps.edn project, … tests are `clojure -X:test`."); a ban followed by what to use
 # instead ("We don't use `any` …. Use `unknown` and narrow.") is one rule.
 MIN_RULE_WORDS = 3
+# The sentence after a statement says it is how the house works: "that's the house style",
+# "that is our convention", "house rule."
+_CALLS_IT_A_RULE = re.compile(
+    r"^(?:(?:that|this)(?:'s| is) (?:the |our |a )?(?:(?:house|team|repo|project) )?"
+    r"(?:style|convention|rule|policy)|(?:house|team|ground|golden) rule)\b",
+    re.IGNORECASE,
+)
 _USE_INSTEAD = re.compile(r"^(?:use|prefer)\b", re.IGNORECASE)
 _PROHIBITION = re.compile(r"\b(?:don't|do not|never|no|not)\b", re.IGNORECASE)
 
@@ -442,6 +467,13 @@ _TAKEN_BACK_AT_ONCE = re.compile(
     r"|\b(?:scratch|forget|ignore|disregard) (?:that|this|it)\b|\bnever ?mind\b",
     re.IGNORECASE,
 )
+
+
+def takes_back_at_once(sentence: str) -> bool:
+    """Whether a sentence takes back the one before it ("Actually scratch that, …")."""
+    return _TAKEN_BACK_AT_ONCE.search(sentence) is not None
+
+
 _LEADING_ADVERBS = re.compile(r"^(?:(?:just|instead|only|simply|now|\w+ly)\b,?\s+)+", re.I)
 # Words that name no rule: what a withdrawal and a rule share without being about one thing.
 _NO_SUBJECT_WORDS = _words(
@@ -539,17 +571,18 @@ def is_directive(sentence: str) -> bool:
         return True
     if _NEGATED_IMPERATIVE.match(core) or _CORRECTION.match(core):
         return True
-    if _ANYWHERE.search(core) or _PREFERENCE.search(core) or _EN_MODAL_RULE.search(core):
+    own = unquoted(core)
+    if _ANYWHERE.search(own) or _PREFERENCE.search(own) or _EN_MODAL_RULE.search(own):
         return True
-    if _EN_RULE_FOR_A_KIND.search(core) and _NAMES_A_THING.search(core):
+    if _EN_RULE_FOR_A_KIND.search(own) and _NAMES_A_THING.search(core):
         return True
-    if _EN_HOUSE_RULE.search(core) or _EN_HOUSE_PRACTICE.match(core):
+    if _EN_HOUSE_RULE.search(own) or _EN_HOUSE_PRACTICE.match(own):
         return True
-    if _EN_HOUSE_SHAPE.search(core):
+    if _EN_HOUSE_SHAPE.search(own):
         return True
-    if _EN_PLACE_OF_A_KIND.search(core) or _EN_CLAUSE_RULE.search(core):
+    if _EN_PLACE_OF_A_KIND.search(own) or _EN_CLAUSE_RULE.search(own):
         return True
-    if _EN_DO_THIS_NOT_THAT.search(core) or _EN_GATE.match(core):
+    if _EN_DO_THIS_NOT_THAT.search(own) or _EN_GATE.match(own):
         return True
     if _JA_RESTATED_ORDER.search(core):
         return True

@@ -45,6 +45,7 @@ from memtab.writer.offline.shell.commands import (
     is_worth_keeping,
     main_words,
     mentioned_files,
+    packages_changed,
     status_is_known,
     tool_program,
 )
@@ -461,7 +462,21 @@ class TranscriptDigest:
             if command is None:
                 return
         for part in chained_commands(command):
+            self._forget_undone(part)
             self._note_working(part, step.origin)
+
+    def _forget_undone(self, command: str) -> None:
+        """Take back the note of a command that added a package this one removes (`composer
+        require --dev x`, then `composer remove --dev x`): what the session undid is no way
+        to work."""
+        removing = packages_changed(command)
+        if removing is None or not removing[2]:
+            return
+        for family, (kept, _files) in list(self._commands.items()):
+            adding = packages_changed(kept.command)
+            if adding is not None and adding[0] == removing[0] and adding[1] & removing[2]:
+                del self._commands[family]
+                self._origins.pop(("command", kept.command), None)
 
     def _forget_command(self, command: str, origin: str) -> None:
         """Take back the note a command kept when it started in the background (in message

@@ -17,6 +17,7 @@ from memtab.agent_server.bridge.rendezvous import rendezvous
 from memtab.agent_server.hosting.status import host_status
 from support.demo_homes import copied_demo_home
 from support.mcp_hosts import end_hosts, wait_for, wait_gone
+from support.processes import exit_of
 
 from ..raw_stdio import raw_server
 
@@ -52,8 +53,8 @@ def test_the_recorder_hosts_the_agents_sessions_of_its_home(demo: Path) -> None:
             assert status.idle_exit_s is None
     finally:
         watch.send_signal(signal.SIGTERM)
-        _, said = watch.communicate(timeout=60)
-    assert watch.returncode == 0, said
+        status, said = exit_of(watch, "SIGTERM", 60)
+    assert status == 0, said
     assert f"Hosting agents' MCP sessions of {demo} at {place.socket}" in said
     assert not Path(place.socket).exists()
     assert wait_gone(watch.pid)
@@ -81,8 +82,8 @@ def test_a_recorder_that_cannot_host_says_why_and_never_loads_the_sdk(
         loaded = Path(f"/proc/{watch.pid}/maps").read_text()
     finally:
         watch.send_signal(signal.SIGTERM)
-        watch.communicate(timeout=60)
-    assert watch.returncode == 0, said
+        status, _ = exit_of(watch, "SIGTERM", 60)
+    assert status == 0, said
     why = "Not hosting agents' MCP sessions: No shared server here: MEMTAB_MCP_SHARED=off\n"
     assert why in said
     assert "pydantic_core" not in loaded

@@ -537,6 +537,29 @@ def removed_files(command: str) -> set[str]:
     return names
 
 
+# A package manager's verbs that add a package and those that take one away (`composer require`
+# / `composer remove`, `npm install` / `npm uninstall`, `cargo add` / `cargo remove`).
+_ADDS = frozenset({"require", "add", "install", "i"})
+_REMOVES = frozenset({"remove", "rm", "uninstall", "un"})
+
+
+def packages_changed(command: str) -> tuple[str, frozenset[str], frozenset[str]] | None:
+    """The package manager, the packages the command adds and those it removes (`None`: it
+    does neither)."""
+    added: set[str] = set()
+    removed: set[str] = set()
+    manager = ""
+    for words in command_segments(command):
+        if len(words) < 3 or words[1] not in _ADDS | _REMOVES:
+            continue
+        manager = program_name(words[0])
+        named = {w.split("@")[0] if not w.startswith("@") else w for w in words[2:]}
+        (added if words[1] in _ADDS else removed).update(w for w in named if w[:1] not in "-.")
+    if not added and not removed:
+        return None
+    return manager, frozenset(added), frozenset(removed)
+
+
 # What fetches from the network, and what runs what it is given: a download run as code.
 _FETCHERS = (
     r"curl|wget|fetch|http|https|xh|aria2c|iwr|irm|invoke-webrequest|invoke-restmethod"

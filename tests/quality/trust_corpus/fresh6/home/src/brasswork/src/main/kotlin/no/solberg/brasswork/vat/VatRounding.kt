@@ -1,0 +1,3 @@
+package no.solberg.brasswork.vat
+
+object VatRounding

@@ -1,0 +1,1 @@
+create table invoice (id bigserial primary key);

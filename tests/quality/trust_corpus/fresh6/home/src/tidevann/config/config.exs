@@ -1,0 +1,2 @@
+import Config
+config :tidevann, ecto_repos: [Tidevann.Repo]

@@ -1,0 +1,2 @@
+defmodule Tidevann.Alerts.Notifier do
+end

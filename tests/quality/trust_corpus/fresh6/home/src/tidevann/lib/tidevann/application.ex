@@ -1,0 +1,2 @@
+defmodule Tidevann.Application do
+end

@@ -1,0 +1,2 @@
+defmodule Tidevann.Gauges.Station do
+end

@@ -1,0 +1,2 @@
+defmodule Tidevann.Readings do
+end

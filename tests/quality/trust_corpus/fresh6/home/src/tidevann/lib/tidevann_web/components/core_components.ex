@@ -1,0 +1,2 @@
+defmodule TidevannWeb.CoreComponents do
+end

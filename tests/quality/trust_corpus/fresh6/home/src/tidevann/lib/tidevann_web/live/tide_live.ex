@@ -1,0 +1,2 @@
+defmodule TidevannWeb.TideLive do
+end

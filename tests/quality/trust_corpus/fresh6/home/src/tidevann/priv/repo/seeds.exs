@@ -1,0 +1,1 @@
+# seeds the three Bergen gauges

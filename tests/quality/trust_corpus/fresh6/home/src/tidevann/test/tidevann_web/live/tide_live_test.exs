@@ -1,0 +1,2 @@
+defmodule TidevannWeb.TideLiveTest do
+end
