@@ -43,11 +43,10 @@ BUSY_SLOWDOWN = 1.6
 over this (this shared 2-core machine read 3.4–11 tokens a second within an hour,
 Qwen2.5-Coder-1.5B on one thread, and a step read at 7 took twice as long as planned)."""
 HOLD_RATIO = 4.0
-"""A server's runs are planned at a step of a ladder of powers of two (… 8, 16, 32 … tokens
-a second), kept while what its runs measure stays from the step over `BUSY_SLOWDOWN` (what the
-plan holds time for) to this many times it: this 2-core machine's one-thread server read
-3.9–46.6 tokens a second within an hour as its load changed, and a plan that followed each
-measure gave one session different notes."""
+"""A server's runs are planned at a step of a ladder (`step_of`), kept while what its runs
+measure stays from the step over `BUSY_SLOWDOWN` (what the plan holds time for) to this many
+times it: this 2-core machine's one-thread server read 3.9–46.6 tokens a second within an hour
+as its load changed, and a plan that followed each measure gave one session different notes."""
 
 
 @dataclass(frozen=True)
