@@ -187,9 +187,18 @@ class CassetteTransport(httpx2.BaseTransport):
         recorded = self.exchanges[self.used]
         self.used += 1
         sent = request_summary(json.loads(request.content or b"{}"))
-        for key in ("roles", "tools", "responseFormat", "maxTokens"):
+        for key in ("roles", "tools", "responseFormat"):
             assert sent[key] == recorded["request"][key], (key, sent[key], self.used)
         reply = recorded["reply"]
+        # A cap planned otherwise replays the same reply so long as the reply fits under it.
+        written = (
+            reply.get("usage", {}).get("completion_tokens") if isinstance(reply, dict) else None
+        )
+        cap, recorded_cap = sent["maxTokens"], recorded["request"]["maxTokens"]
+        if written is None or cap is None or recorded_cap is None or written >= recorded_cap:
+            assert cap == recorded_cap, ("maxTokens", cap, self.used)
+        else:
+            assert cap > written, ("maxTokens", cap, "the recorded reply wrote", written, self.used)
         content = json.dumps(reply).encode() if not isinstance(reply, str) else reply.encode()
         return httpx2.Response(
             recorded["status"], headers={"content-type": "application/json"}, content=content

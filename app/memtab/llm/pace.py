@@ -1,9 +1,13 @@
 """A run sized to its time on a model server on this machine (docs/formats.md §9.1 and §10.2,
 "Time"; the dream's and the writer's):
-from the server's measured speed (`llm.speed`) and the time left, how many files the run is
-given, how much of each tool result the model is shown, how long each reply may be and
-whether another request fits — so that the run ends within its limit with what it did and
-what it left for the next run, not with a timeout."""
+from the speed its server's runs are planned at (`llm.speed.stepped`) and the run's limit,
+how many files the run is given, how much of each tool result the model is shown, how long
+each reply may be and whether another request fits — so that the run ends within its limit
+with what it did and what it left for the next run, not with a timeout. The plan spends the
+time its own requests take at that speed, never the clock's: what the model is asked is a
+function of the input and the settings, and the same session gets the same requests however
+loaded the machine is. The clock only stops a run, between requests, that a far slower
+machine than planned would take past its limit."""
 
 from __future__ import annotations
 
@@ -22,7 +26,14 @@ from memtab.llm.local_servers import (
     server_busy,
 )
 from memtab.llm.settings_model import is_local
-from memtab.llm.speed import Speed, known_speed, measured_speed, remember_speed
+from memtab.llm.speed import (
+    BUSY_SLOWDOWN,
+    Speed,
+    known_speed,
+    measured_speed,
+    remember_speed,
+    stepped,
+)
 from memtab.llm.types import (
     AssistantMessage,
     Cancel,
@@ -37,10 +48,6 @@ from memtab.llm.types import (
 
 SAFETY_SHARE = 0.1
 """Of the run's limit, kept free: what no plan of a step spends."""
-BUSY_SLOWDOWN = 1.6
-"""How much slower than measured a busy machine may read and write a step: a run plans at
-its speed over this (this shared 2-core machine read 3.4–11 tokens a second within an hour,
-Qwen2.5-Coder-1.5B on one thread, and a step read at 7 took twice as long as planned)."""
 CALL_TOKENS = 64
 """What a reply calling the tool once (a view) writes, about (Qwen2.5-Coder-1.5B's view
 calls, written as indented JSON: 41–52 tokens)."""
@@ -56,10 +63,9 @@ BYTES_PER_TOKEN = 2.9
 """Characters (ASCII, other) and bytes of a file's view a token holds, about: Qwen2.5's
 tokenizer on the three fixture stores' views, their line numbers counted (28,745 tokens;
 English Markdown 3.0 characters a token, Hangul 1.0, JSON 2.1–2.7)."""
-PROBE_AGAIN_MS = 24 * 3600 * 1000
-"""How long a probed speed holds (Ollama's replies say none to refresh it)."""
 PROBED = ("Ollama", "llama.cpp server")
-"""The servers whose speed a run asks (`probe_speed`) when none is known of the last day."""
+"""The servers whose speed a run asks (`probe_speed`) when none is known: once, the runs'
+replies keeping it after (a probe's short prompt reads slower than a run's)."""
 BUSY_POLL_S = 2.0
 """How often a run waiting for a busy server asks it again."""
 BUSY_WAIT_SHARE = 0.5
@@ -136,8 +142,10 @@ def wait_while_busy(base_url: str, until: float, now: Callable[[], float], pause
 
 
 class RunPace:
-    """The time of one run (`limit_s`, from now), spent at the speed its server was measured
-    at (`known`, then this run's own replies). Without a speed it sizes nothing."""
+    """The time of one run (`limit_s`, from now), planned at the speed its server's runs are
+    (`known`, a `stepped` speed; lower only when this run's replies measure below it): the
+    tokens its requests read and wrote, at that speed, spend a budget — the limit less its
+    safety share and any wait for a busy server. Without a speed it sizes nothing."""
 
     def __init__(
         self,
@@ -154,10 +162,17 @@ class RunPace:
         self.known = known
         self._now = now
         begun = now() if started is None else started
-        self._deadline = begun + limit_s * (1 - SAFETY_SHARE)
+        self._deadline = begun + limit_s
+        self._planned_end = begun + limit_s * (1 - SAFETY_SHARE)
+        self.budget_s = limit_s * (1 - SAFETY_SHARE)
+        """The seconds the plan spends: less any wait for a busy server before the run."""
+        self.read_tokens = 0
+        self.written_tokens = 0
+        """What the requests asked so far read (new to the server) and wrote."""
         self.timings: list[Timings] = []
         self.pending = 0
-        """Tokens the next request adds that the server has not read (this step's results)."""
+        """Tokens the next request adds that the server has not read (the last reply's calls
+        and this step's results)."""
         self.cut = False
         self.pause = pause
         self.busy = False
@@ -167,31 +182,60 @@ class RunPace:
 
     @property
     def measured(self) -> Speed | None:
-        """The server's speed: as this run's replies show it, else as last measured."""
+        """The server's speed: as this run's replies show it, else as its runs are planned."""
         return measured_speed(self.timings, self.known)
 
     @property
-    def speed(self) -> Speed | None:
-        """The speed the run plans at: the slower, each side, of this run's and the last
-        measured, over `BUSY_SLOWDOWN`."""
-        now = self.measured
-        if now is None:
-            return None
-        known = self.known or now
+    def step(self) -> Speed | None:
+        """The step the run plans at: its server's, held while this run's replies measure
+        within its band (`stepped`), else the lower step of what they measured — never a
+        higher one within a run, whose plan was made at the start."""
+        own = measured_speed(self.timings, self.known) if self.timings else None
+        if own is None:
+            return self.known
+        lower = stepped(own, self.known)
+        if self.known is None:
+            return lower
         return Speed(
-            min(now.prompt_per_s, known.prompt_per_s) / BUSY_SLOWDOWN,
-            min(now.output_per_s, known.output_per_s) / BUSY_SLOWDOWN,
+            min(self.known.prompt_per_s, lower.prompt_per_s),
+            min(self.known.output_per_s, lower.output_per_s),
         )
 
+    @property
+    def speed(self) -> Speed | None:
+        """The speed the run plans at: its step over `BUSY_SLOWDOWN`."""
+        step = self.step
+        if step is None:
+            return None
+        return Speed(step.prompt_per_s / BUSY_SLOWDOWN, step.output_per_s / BUSY_SLOWDOWN)
+
     def left_s(self) -> float:
-        """Seconds left before the run must have ended (its safety share kept)."""
+        """Seconds of the plan left: its budget less what the requests asked so far take at
+        its speed — no less than they took while the machine kept to its step's band. Once
+        the run's replies measured the machine slower than that, the plan no longer holds
+        and the clock says what is left (its safety share kept)."""
+        speed = self.speed
+        if speed is None:
+            return self.budget_s
+        if self.known is not None and self.step != self.known:
+            return self._planned_end - self._now()
+        return self.budget_s - speed.seconds(self.read_tokens, self.written_tokens)
+
+    def clock_left_s(self) -> float:
+        """Seconds by the clock before the run's limit."""
         return self._deadline - self._now()
 
-    def observe(self, reply: ModelReply) -> None:
-        """A reply came: what it took measures the server; nothing of this step is pending."""
+    def observe(self, reply: ModelReply, prompt_tokens: int = 0) -> None:
+        """A reply came to a request of `prompt_tokens` new tokens: what it read and wrote is
+        spent, what it took measures the server; its calls are what the next request adds."""
+        written = reply.usage.output_tokens
+        if not written and reply.timings is not None:
+            written = reply.timings.output_tokens
+        self.read_tokens += prompt_tokens
+        self.written_tokens += written
         if reply.timings is not None:
             self.timings.append(reply.timings)
-        self.pending = 0
+        self.pending = estimated_tokens(_message_text(reply.as_message()))
 
     def reads_whole(self, first_request: int, file_tokens: Sequence[int]) -> bool:
         """Whether the run has time to read every one of the files: its first request
@@ -224,19 +268,26 @@ class RunPace:
         return speed is not None and speed.seconds(prompt_tokens, reply_tokens) <= self.left_s()
 
     def may_ask(self, prompt_tokens: int) -> bool:
-        """Whether a request of `prompt_tokens` new tokens gets a reply in the time left."""
-        speed = self.speed
-        return speed is None or speed.seconds(prompt_tokens, MIN_REPLY_TOKENS) <= self.left_s()
+        """Whether a request of `prompt_tokens` new tokens gets a reply in the plan's time
+        left, and by the clock at the speed this run measured (a machine far slower than
+        planned stops the run here, between requests)."""
+        speed, measured = self.speed, self.measured
+        if speed is None or measured is None:
+            return True
+        planned = speed.seconds(prompt_tokens, MIN_REPLY_TOKENS) <= self.left_s()
+        return planned and (
+            measured.seconds(prompt_tokens, MIN_REPLY_TOKENS) <= self.clock_left_s()
+        )
 
     def free_for(self, base_url: str, prompt_tokens: int) -> bool:
         """Whether the server at `base_url` is free for a request of `prompt_tokens` new
         tokens: it waits while the server is busy with an earlier request and the request
         still fits the time left (`busy` says when it did not)."""
         while server_busy(base_url):
-            if self.left_s() <= 0 or not self.may_ask(prompt_tokens):
+            if self.clock_left_s() <= 0 or not self.may_ask(prompt_tokens):
                 self.busy = True
                 return False
-            if self.pause(min(BUSY_POLL_S, max(self.left_s(), 0.0))) is True:
+            if self.pause(min(BUSY_POLL_S, max(self.clock_left_s(), 0.0))) is True:
                 return False
         return True
 
@@ -337,12 +388,13 @@ class Paced(ProviderWrapper):
     def complete(
         self, system: str, messages: list[Message], tools: list[ToolSpec], *, cancel: Cancel = None
     ) -> ModelReply:
-        cap = self.pace.reply_cap(self.new_tokens(messages))
+        tokens = self.new_tokens(messages)
+        cap = self.pace.reply_cap(tokens)
         if cap is not None and self._configured is not None:
             self._sender.max_tokens = min(self._configured, cap)
         self._sent = len(messages)
         reply = self.provider.complete(system, messages, tools, cancel=cancel)
-        self.pace.observe(reply)
+        self.pace.observe(reply, tokens)
         return reply
 
 
@@ -360,11 +412,11 @@ def pace_of(
     pause: Pause = time.sleep,
 ) -> RunPace | None:
     """The pace of a run on `provider` starting now, when its server is on this machine (a
-    cloud model is not sized): at the speed last measured there, or probed now (Ollama, a
-    llama.cpp server) when none is known of the last day (`llm.local_servers.probe_speed`).
-    A server busy with an earlier request is waited for first, at most `BUSY_WAIT_SHARE` of
-    the limit (`pause` waits; the pace's `busy` says it still was). Its time is `clock`'s,
-    the run's (a test's drives it)."""
+    cloud model is not sized): at the speed its runs are planned at there, or probed now
+    (Ollama, a llama.cpp server) when none is known (`llm.local_servers.probe_speed`). A
+    server busy with an earlier request is waited for first, at most `BUSY_WAIT_SHARE` of
+    the limit (`pause` waits, the wait taken from the plan's budget; the pace's `busy` says
+    it still was). Its time is `clock`'s, the run's (a test's drives it)."""
     started = clock() / 1000
     base_url = getattr(provider, "base_url", None)
     if not isinstance(base_url, str) or not is_local(base_url):
@@ -374,28 +426,39 @@ def pace_of(
         return clock() / 1000
 
     pace = RunPace(limit_s, None, now=now, started=started, pause=pause)
-    if not wait_while_busy(base_url, started + limit_s * BUSY_WAIT_SHARE, now, pause):
+    waited = 0.0
+
+    def waiting(seconds: float) -> object:
+        nonlocal waited
+        waited += seconds
+        return pause(seconds)
+
+    free = wait_while_busy(base_url, started + limit_s * BUSY_WAIT_SHARE, now, waiting)
+    pace.budget_s -= waited
+    if not free:
         pace.busy = True
         return pace  # a probe now would wait behind the earlier request
     kept = known_speed(base_url, provider.model)
-    pace.known = Speed(kept.prompt_per_s, kept.output_per_s) if kept is not None else None
-    fresh = kept is not None and clock() - kept.measured_at < PROBE_AGAIN_MS
-    if served is not None and served.server in PROBED and not fresh:
+    if kept is not None:
+        pace.known = stepped(Speed(kept.prompt_per_s, kept.output_per_s))
+    elif served is not None and served.server in PROBED:
         timings = probe_speed(
             base_url, provider.model, nonce=clock(), timeout=probe_seconds(limit_s)
         )
         probed = measured_speed([timings]) if timings is not None else None
         if probed is not None:
-            pace.known = probed
-            remember_speed(base_url, provider.model, probed, at_ms=clock())
+            pace.known = stepped(probed)
+            remember_speed(base_url, provider.model, pace.known, at_ms=clock())
         else:
-            pace.unmeasured = pace.known is None
+            pace.unmeasured = True
     return pace
 
 
 def remember_run_speed(provider: ChatProvider, pace: RunPace, clock: Clock) -> None:
-    """Keep what the run's replies measured of its server, when they measured anything."""
+    """Keep the speed the next runs are planned at, `stepped` from the run's own (a step
+    held while the machine's load moves its measure within `HOLD_RATIO`), when its replies
+    measured anything."""
     base_url = getattr(provider, "base_url", None)
     speed = measured_speed(pace.timings, pace.known) if pace.timings else None
     if isinstance(base_url, str) and speed is not None:
-        remember_speed(base_url, provider.model, speed, at_ms=clock())
+        remember_speed(base_url, provider.model, stepped(speed, pace.known), at_ms=clock())

@@ -38,6 +38,15 @@ FASTEST = 1_000_000.0
 """Tokens a second a server can be said to read or write; a figure outside is no measure."""
 LOCK_WAIT_S = 2.0
 _NANOSECONDS = 1e9
+BUSY_SLOWDOWN = 1.6
+"""How much slower than its step a busy machine may read and write: a run plans at its step
+over this (this shared 2-core machine read 3.4–11 tokens a second within an hour,
+Qwen2.5-Coder-1.5B on one thread, and a step read at 7 took twice as long as planned)."""
+HOLD_RATIO = 4.0
+"""A server's runs are planned at a step of a ladder (`step_of`), kept while what its runs
+measure stays from the step over `BUSY_SLOWDOWN` (what the plan holds time for) to this many
+times it: this 2-core machine's one-thread server read 3.9–46.6 tokens a second within an hour
+as its load changed, and a plan that followed each measure gave one session different notes."""
 
 
 @dataclass(frozen=True)
@@ -118,9 +127,37 @@ def measured_speed(timings: Iterable[Timings], known: Speed | None = None) -> Sp
     return Speed(prompt, output)
 
 
+STEPS_PER_DOUBLING = 4
+"""The ladder's steps (… 8, 9.5, 11.3, 13.5, 16 …): a step is at most 16 % below its measure,
+so a plan at a step asks little less than one at the measure."""
+
+
+def step_of(rate: float) -> float:
+    """The ladder's step at or below `rate`."""
+    steps = math.floor(math.log2(rate) * STEPS_PER_DOUBLING + 1e-3)  # a step is its own step
+    return 2.0 ** (steps / STEPS_PER_DOUBLING)
+
+
+def stepped(measured: Speed, kept: Speed | None = None) -> Speed:
+    """The speed a server's runs are planned at once it measured `measured`: each side
+    `kept`'s step while the measure stays from that step over `BUSY_SLOWDOWN` to `HOLD_RATIO`
+    times it, else the step at or below the measure — so that the machine's load does not
+    change what a run asks, and a plan is never kept that the machine no longer keeps to."""
+
+    def side(rate: float, old: float | None) -> float:
+        if old is not None and step_of(old) / BUSY_SLOWDOWN <= rate < HOLD_RATIO * step_of(old):
+            return step_of(old)
+        return step_of(rate)
+
+    return Speed(
+        side(measured.prompt_per_s, kept.prompt_per_s if kept is not None else None),
+        side(measured.output_per_s, kept.output_per_s if kept is not None else None),
+    )
+
+
 class KnownSpeed(Record):
-    """One server's model as last measured (docs/formats.md §13): its API's address, the
-    model, its speeds and when (epoch ms)."""
+    """One server's model as its runs are planned (docs/formats.md §13): its API's address,
+    the model, its speeds (`stepped`) and when they were last measured (epoch ms)."""
 
     server: str
     model: str
@@ -176,8 +213,8 @@ def remember_speed(server: str, model: str, speed: Speed, *, at_ms: int | None =
     entry = KnownSpeed(
         server=server,
         model=model,
-        prompt_per_s=round(speed.prompt_per_s, 3),
-        output_per_s=round(speed.output_per_s, 3),
+        prompt_per_s=round(speed.prompt_per_s, 6),  # a step read back is the same step
+        output_per_s=round(speed.output_per_s, 6),
         measured_at=now_ms() if at_ms is None else at_ms,
     )
     try:

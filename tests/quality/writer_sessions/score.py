@@ -21,7 +21,10 @@ of alternatives; case-insensitive, whole words, `*` ending a prefix). A `never` 
 untrue or harmful — when a note holds its words and none of its `unless` terms. Also harmful: a
 note carrying a control, zero-width or bidirectional character. Apart: every file of the scratch
 home (notes, trace dumps, logs) holding one of the session's secret values. `--runs 2` runs
-each session twice and says whether the notes were the same.
+each session twice and says whether the notes were the same. The model server's speed Memtab
+keeps (its speeds cache, `llm.speed`) passes from each run to the next, as on one user's machine:
+the first run probes the server, the later ones plan at the speed the runs before kept; and each
+run of a session is laid out at the same path, which the model reads as the project's.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import argparse
 import hashlib
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -41,6 +45,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.quality.trust_homes import isolated_env, memtab_command
+
+from memtab.llm.speed import SPEEDS_FILE
 
 HERE = Path(__file__).resolve().parent
 Words = list[str | list[str]]
@@ -123,13 +129,22 @@ class Run:
 
 
 def run_session(
-    session: dict[str, Any], model: list[str], timeout: float | None, scratch: Path
+    session: dict[str, Any],
+    model: list[str],
+    timeout: float | None,
+    scratch: Path,
+    speeds: Path | None = None,
 ) -> Run:
     """Register the session's project and a workspace in a fresh home under `scratch`, run the
-    writer on the transcript as a user would, and read back what it wrote."""
+    writer on the transcript as a user would, and read back what it wrote. `speeds`: the
+    machine's speeds cache, copied in before the run and back after it."""
     home, xum, checkout = scratch / "home", scratch / "home" / ".xum", scratch / "checkout"
     home.mkdir(parents=True)
     checkout.mkdir()
+    cached = scratch / "config" / "cache" / SPEEDS_FILE  # MEMTAB_CONFIG_DIR's (isolated_env)
+    if speeds is not None and speeds.exists():
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(speeds, cached)
     env = isolated_env(scratch, home, Path(session["project"]).parent.parent.name)
     workspace = hashlib.sha256(session["id"].encode()).hexdigest()[:10]
 
@@ -166,6 +181,8 @@ def run_session(
     started = time.monotonic()
     done = memtab(*write, limit=(timeout or 60) + 300)
     seconds = time.monotonic() - started
+    if speeds is not None and cached.exists():
+        shutil.copyfile(cached, speeds)
     try:
         answer: dict[str, Any] = json.loads(done.stdout)
     except json.JSONDecodeError:
@@ -229,13 +246,15 @@ def scorecard(
 ) -> dict[str, Any]:
     """Every session run `runs` times, each run scored; totals over the first runs."""
     rows = []
+    machine = tempfile.TemporaryDirectory(prefix="writer-machine-")
+    speeds = Path(machine.name) / SPEEDS_FILE
     for session in sessions:
         scored = []
         for _ in range(runs):
-            with tempfile.TemporaryDirectory(prefix=f"writer-{session['id']}-") as folder:
-                scored.append(
-                    score_run(session, run_session(session, model, timeout, Path(folder)))
-                )
+            scratch = Path(machine.name) / session["id"]  # one path each run: the model reads it
+            run = run_session(session, model, timeout, scratch, speeds)
+            shutil.rmtree(scratch)
+            scored.append(score_run(session, run))
         row = scored[0]
         if runs > 1:
             row["sameNotesEachRun"] = all(
@@ -245,6 +264,7 @@ def scorecard(
                 {k: s[k] for k in ("kept", "untrueOrHarmful", "seconds")} for s in scored
             ]
         rows.append(row)
+    machine.cleanup()
     return {
         "model": model[model.index("--base-url") + 1] if model else "offline",
         "sessions": rows,

@@ -1,12 +1,13 @@
 """Consolidate now sized to what the machine reads in the run's time, not only to the
-context its server serves (issue 95): from the speed a server on this machine was measured
-at (its replies' `timings`), a run that has time to read the store is given its files, each
-result is shown as far as the time left reads it (the machine may be busier than when
-measured), each reply limited to what the time left writes, and the run stops before a
-request it has no time for — ending within its limit with a result that says what it left,
-and the next run starts there. (A store the run has no time to read is read by code and
-judged: test_judged_runs.) Time here is the run's clock, which the fake server moves on as
-a server reading 10 tokens a second and writing 4 (the issue's machine) would."""
+context its server serves (issue 95): from the speed a server on this machine is planned at
+(a step of what its replies' `timings` measured), a run that has time to read the store is
+given its files, each result is shown as far as the plan's time left reads it (lowered when
+the machine measures slower than its step), each reply limited to what that time writes,
+and the run stops before a request it has no time for — ending within its limit with a
+result that says what it left, and the next run starts there. (A store the run has no time
+to read is read by code and judged: test_judged_runs.) Time here is the run's clock, which
+the fake server moves on as a server reading 10 tokens a second and writing 4 (the issue's
+machine) would."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from memtab.consolidation.service import ConsolidationService
 from memtab.llm.loop import DEFAULT_TIMEOUT_S
 from memtab.llm.openai import OpenAIProvider
 from memtab.llm.pace import BUSY_SLOWDOWN, SAFETY_SHARE, pace_of
-from memtab.llm.speed import Speed, known_speed, remember_speed
+from memtab.llm.speed import Speed, known_speed, remember_speed, stepped
 from memtab.store.home import Home
 from memtab.store.paths import parse_file_path
 from memtab.store.scopes.memory import MemoryStore
@@ -196,15 +197,12 @@ def test_a_file_left_in_part_is_shown_from_where_the_last_run_left_off(
 
 
 def test_a_reply_may_write_only_what_the_time_left_holds(
-    fake_model_server: FakeModelServer,
-    home: Home,
-    store: MemoryStore,
-    clock: FakeClock,
-    slow: SlowLlama,
+    fake_model_server: FakeModelServer, home: Home, store: MemoryStore, clock: FakeClock
 ) -> None:
     wire = Wire("openai", fake_model_server)
     seed(store)
     remember_speed(wire.settings().base_url or "", "gpt-test", QUIET)
+    slow = SlowLlama(fake_model_server, clock, QUIET.prompt_per_s, QUIET.output_per_s)
     clock_at: list[int] = []
     original: Callable[[RecordedRequest], ScriptedResponse] = slow._respond
 
@@ -217,10 +215,10 @@ def test_a_reply_may_write_only_what_the_time_left_holds(
 
     deadline = clock_at[0] + LIMIT_MS * (1 - SAFETY_SHARE)
     assert len(requests) > 2
-    for index, (at, request) in enumerate(zip(clock_at, requests, strict=True)):
+    writes = stepped(QUIET).output_per_s / BUSY_SLOWDOWN
+    for at, request in zip(clock_at, requests, strict=True):
         # what it may write takes no longer than the time left after reading it, at the
-        # speed last measured (the first request) or the one its replies show since
-        writes = (QUIET.output_per_s if index == 0 else 4.0) / BUSY_SLOWDOWN
+        # planned speed (the machine is no slower than its step)
         assert request.body["max_tokens"] / writes * 1000 <= deadline - at + 1
 
 
@@ -249,7 +247,7 @@ def test_a_cloud_model_is_not_sized(clock: FakeClock) -> None:
         assert pace_of(provider, 300.0, None, clock) is None
 
 
-def test_ollama_is_timed_once_a_day_and_the_run_sized_by_it(
+def test_ollama_is_timed_once_and_the_runs_sized_by_its_step(
     fake_model_server: FakeModelServer, home: Home, store: MemoryStore, clock: FakeClock
 ) -> None:
     wire = Wire("openai", fake_model_server)
@@ -269,7 +267,7 @@ def test_ollama_is_timed_once_a_day_and_the_run_sized_by_it(
     # too slow to read the store: read by code, which proposed nothing to ask about
     assert record.summary.startswith("no changes needed (code read every one of the 7 files")
     kept = known_speed(wire.settings().base_url or "", "gpt-test")
-    assert kept is not None and (kept.prompt_per_s, kept.output_per_s) == (10.0, 4.0)
+    assert kept is not None and (kept.prompt_per_s, kept.output_per_s) == (9.513657, 4.0)  # its step
 
     fake_model_server.routes["/api/generate"] = {
         "prompt_eval_count": 96,
@@ -277,13 +275,10 @@ def test_ollama_is_timed_once_a_day_and_the_run_sized_by_it(
         "eval_count": 8,
         "eval_duration": 1_000_000_000,
     }
-    clock.now += 3_600_000  # an hour on: what was timed holds
-    wire.service(home, clock=clock).run(WS, trigger="manual")
-    assert known_speed(wire.settings().base_url or "", "gpt-test") == kept
-    clock.now += 24 * 3_600_000  # a day on: timed again
-    wire.service(home, clock=clock).run(WS, trigger="manual")
-    again = known_speed(wire.settings().base_url or "", "gpt-test")
-    assert again is not None and (again.prompt_per_s, again.output_per_s) == (20.0, 8.0)
+    for later_ms in (3_600_000, 24 * 3_600_000):  # an hour, a day on: not timed again
+        clock.now += later_ms
+        wire.service(home, clock=clock).run(WS, trigger="manual")
+        assert known_speed(wire.settings().base_url or "", "gpt-test") == kept
 
 
 @pytest.mark.expect_log("memtab.consolidation.engine.runner", "WARNING", r"run failed: .*timed out")
@@ -301,7 +296,7 @@ def test_a_server_slower_than_measured_fails_the_run_saying_its_speed(
         service.run(WS, trigger="manual")
 
     assert str(failed.value).endswith(
-        "; the model server here reads about 100000 tokens a second and writes 40000.0"
+        "; the model server here reads about 92682 tokens a second and writes 38967.9"
     )
 
 

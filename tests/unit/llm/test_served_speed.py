@@ -22,6 +22,8 @@ from memtab.llm.speed import (
     known_speed,
     measured_speed,
     remember_speed,
+    step_of,
+    stepped,
     timings_of,
 )
 from memtab.llm.types import Timings, UserMessage
@@ -209,3 +211,16 @@ def test_a_llama_cpp_server_is_timed_on_a_short_prompt_read_whole(
     timings = probe_speed(fake_model_server.openai_base_url, MODEL, nonce=42)
     assert timings == Timings(307, 15649.534 / 1000, 52, 12205.291 / 1000)
     assert fake_model_server.requests == []  # no request of the model's chat
+
+
+def test_a_server_s_runs_are_planned_at_a_step_that_its_load_does_not_move() -> None:
+    """This machine's one-thread server read 20–27 tokens a second in one hour of batch6 and
+    3.9–46.6 in another: what a run asks is planned at a step of a ladder (four to a doubling)
+    below the measure, held while later measures stay from what the plan holds time for (the
+    step over 1.6) to four times it."""
+    assert stepped(Speed(23.4, 14.0)) == Speed(2**4.5, 2**3.75)  # 22.6, 13.5
+    assert stepped(Speed(16.0, 31.9), Speed(16.0, 8.0)) == Speed(16.0, 8.0)  # held
+    assert stepped(Speed(10.0, 5.0), Speed(16.0, 8.0)) == Speed(16.0, 8.0)  # held: still in time
+    assert stepped(Speed(64.0, 4.9), Speed(16.0, 8.0)) == Speed(64.0, 2**2.25)  # moved: its own
+    assert stepped(Speed(9.9, 8.0), Speed(16.0, 8.0)) == Speed(2**3.25, 8.0)  # slower than planned
+    assert all(step_of(2 ** (k / 4)) == 2 ** (k / 4) for k in range(-40, 80))  # a step is its own

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from memtab.llm.speed import remember_speed
+from memtab.llm.speed import Speed, remember_speed
 from memtab.llm.types import ModelReply, ProviderError, Timings, ToolCall
 from memtab.store.history.runs import RunsLog
 from memtab.store.home import Home
@@ -69,9 +69,11 @@ def keep(*numbers: int) -> ModelReply:
     return ModelReply("", (call,), "tool_use", timings=Timings(600, 90.0, 12, 3.3))
 
 
-def nonsense() -> ModelReply:
+def nonsense(speed: Speed = SLOW) -> ModelReply:
+    """A reply without a call, from a server reading and writing at `speed`."""
     text = "These notes all look great to me!"
-    return ModelReply(text, (), "stop", timings=Timings(600, 90.0, 9, 3.0))
+    timings = Timings(600, 600 / speed.prompt_per_s, 9, 9 / speed.output_per_s)
+    return ModelReply(text, (), "stop", timings=timings)
 
 
 class Judging(LocalServerModel):
@@ -85,20 +87,23 @@ class Judging(LocalServerModel):
         return super().complete(system, messages, tools, cancel=cancel)
 
 
-def run(home: Home, workspace: Workspace, model: LocalServerModel) -> tuple[str, object]:
-    remember_speed(SERVER, MODEL, SLOW, at_ms=NOW_MS)
+def run(
+    home: Home, workspace: Workspace, model: LocalServerModel, speed: Speed = SLOW
+) -> tuple[str, object]:
+    remember_speed(SERVER, MODEL, speed, at_ms=NOW_MS)
     settings = WriterSettings(dump_successful_runs=True)
     result = run_writer(home, workspace, session(), model, settings=settings, clock=clock)
     return notes(home, workspace), result
 
 
 @pytest.mark.parametrize(
-    ("replies", "fail", "why"),
+    ("replies", "fail", "why", "speed"),
     [
-        ([nonsense(), nonsense()], None, "no valid call"),
-        ([], ProviderError("timeout", "no reply within 300 s"), "timed out"),
-        ([keep(1, 2, 3, 4, 5, 6, 7, 8)], None, "controls failed: kept the known non-rule"),
-        ([keep(2)], None, "controls failed: left out the known rule"),
+        ([nonsense(FAST), nonsense(FAST)], None, "no valid call", FAST),
+        ([nonsense()], None, "no time for another request", SLOW),  # the nudge does not fit
+        ([], ProviderError("timeout", "no reply within 300 s"), "timed out", SLOW),
+        ([keep(1, 2, 3, 4, 5, 6, 7, 8)], None, "controls failed: kept the known non-rule", SLOW),
+        ([keep(2)], None, "controls failed: left out the known rule", SLOW),
     ],
 )
 def test_a_model_without_a_usable_answer_writes_the_offline_notes_and_says_so(
@@ -108,13 +113,14 @@ def test_a_model_without_a_usable_answer_writes_the_offline_notes_and_says_so(
     replies: list[ModelReply],
     fail: ProviderError | None,
     why: str,
+    speed: Speed,
     expect_log: ExpectLog,
 ) -> None:
     if fail is not None:
         expect_log("memtab.llm.loop", "WARNING", "no reply within")
     model = LocalServerModel(replies)
     model.fail = fail
-    written, result = run(home, workspace, model)
+    written, result = run(home, workspace, model, speed)
     assert written == offline_notes(tmp_path)  # not one note fewer than offline
     assert "- Always use pnpm, never npm." in written and "`pnpm test`" in written
     assert result.outcome == "wrote" and result.ok  # type: ignore[attr-defined]
