@@ -267,7 +267,7 @@ def test_ollama_is_timed_once_and_the_runs_sized_by_its_step(
     # too slow to read the store: read by code, which proposed nothing to ask about
     assert record.summary.startswith("no changes needed (code read every one of the 7 files")
     kept = known_speed(wire.settings().base_url or "", "gpt-test")
-    assert kept is not None and (kept.prompt_per_s, kept.output_per_s) == (9.513657, 4.0)  # its step
+    assert kept is not None and (kept.prompt_per_s, kept.output_per_s) == (9.513657, 4.0)  # step
 
     fake_model_server.routes["/api/generate"] = {
         "prompt_eval_count": 96,
