@@ -18,6 +18,7 @@ from memtab.consolidation.errors import ConsolidationError
 from memtab.consolidation.service import ConsolidationService
 from memtab.llm.http import HttpOptions
 from memtab.llm.settings import ProviderSettings
+from support.ports import refused_port
 from support.real_model import (
     STORE_FIXTURES,
     CassetteTransport,
@@ -40,14 +41,15 @@ def test_a_recorded_plan_replays_to_the_same_proposals(path: Path, tmp_path: Pat
     home, workspace = fixture_home(tmp_path / "home")
     assert lay_out_store(home, workspace, _STORES[data["store"]]) == data["files"]
     transport = CassetteTransport(data["exchanges"])
-    service = ConsolidationService(
-        home,
-        settings=ProviderSettings("openai", "qwen", "http://127.0.0.1:18181/v1"),
-        http_options=HttpOptions(transport=transport, max_retries=0),
-        limits=RunLimits(timeout_s=data["runLimitS"]),
-    )
     try:
-        plan = service.plan(workspace.id, trigger="manual")
+        with refused_port() as port:  # a server running here is not the one recorded
+            service = ConsolidationService(
+                home,
+                settings=ProviderSettings("openai", "qwen", f"http://127.0.0.1:{port}/v1"),
+                http_options=HttpOptions(transport=transport, max_retries=0),
+                limits=RunLimits(timeout_s=data["runLimitS"]),
+            )
+            plan = service.plan(workspace.id, trigger="manual")
     except ConsolidationError as error:
         assert (data["outcome"], data["error"]) == ("failed", str(error))
     else:

@@ -24,6 +24,7 @@ from memtab.llm.types import close_provider
 from memtab.writer.config import WriterSettings
 from memtab.writer.job.providers import read_for_run
 from memtab.writer.job.run import run_writer
+from support.ports import refused_port
 from support.real_model import (
     CASSETTES,
     FIXTURES,
@@ -57,18 +58,19 @@ def _replay(path: Path, tmp_path: Path) -> tuple[dict[str, Any], Any, CassetteTr
     data = json.loads(path.read_text(encoding="utf-8"))
     transport = CassetteTransport(data["exchanges"])
     home, workspace = fixture_home(tmp_path / "home")
-    settings = ProviderSettings("openai", "qwen", "http://127.0.0.1:18181/v1")
-    options = HttpOptions(transport=transport, max_retries=0)
-    provider = create_provider(settings, options=options, job=WRITER_JOB)
-    # Each replay alone, as it was recorded: no speed of the server measured before it.
+    # Each replay alone, as it was recorded: no speed of the server measured before it, and
+    # no server running here answering for the one recorded.
     alone = mock.patch.dict(os.environ, {"MEMTAB_CONFIG_DIR": str(tmp_path / "config")})
-    try:
-        with alone:
+    with refused_port() as port, alone:
+        settings = ProviderSettings("openai", "qwen", f"http://127.0.0.1:{port}/v1")
+        options = HttpOptions(transport=transport, max_retries=0)
+        provider = create_provider(settings, options=options, job=WRITER_JOB)
+        try:
             events, _ = read_for_run(provider, FIXTURES / data["fixture"])
             limit = WriterSettings(timeout_s=data["runLimitS"])
             result = run_writer(home, workspace, events, provider, settings=limit)
-    finally:
-        close_provider(provider)
+        finally:
+            close_provider(provider)
     return data, result, transport
 
 
