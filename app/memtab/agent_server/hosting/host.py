@@ -21,7 +21,6 @@ from typing import Any
 
 import anyio
 import anyio.abc
-import anyio.from_thread
 import anyio.lowlevel
 import anyio.to_thread
 
@@ -141,12 +140,15 @@ class McpHost:
             logger.info("memtab mcp host: stopped (%s)", self.rendezvous.socket)
 
     def stop(self) -> None:
-        """Stop serving (from any thread): the open sessions end, their bridges reconnect."""
+        """Stop serving (from any thread): the open sessions end, their bridges reconnect.
+        Returns at once: the cancel is handed to the loop, which runs it when it next can (a
+        loop held by a long call would otherwise hold the caller, `memtab watch`'s exit)."""
         self._stop_asked = True
         if self._scope is None or self._token is None:
             return
+        loop = self._token.native_token  # asyncio's, the backend `anyio.run` uses
         with contextlib.suppress(RuntimeError):  # the loop has already ended
-            anyio.from_thread.run_sync(self._scope.cancel, token=self._token)
+            loop.call_soon_threadsafe(self._scope.cancel)
 
     async def _stop_on_signals(self) -> None:
         with anyio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as received:

@@ -9,6 +9,8 @@ import os
 import shutil
 import socket
 import tempfile
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -258,3 +260,19 @@ def test_another_users_connection_is_refused(
     assert f"refused a connection of uid {NOBODY}" in caplog.text
     with connect(place) as connection:  # the user's own are still served
         assert welcome(connection, session_hello(home)).ok
+
+
+def test_stop_returns_at_once_while_the_loop_is_held_and_the_host_ends_when_it_is_free(
+    place: Rendezvous,
+) -> None:
+    host = start(place)
+    released = threading.Event()
+    host.host._token.native_token.call_soon_threadsafe(released.wait, WITHIN_S)
+    try:
+        began = time.monotonic()
+        host.host.stop()
+        assert time.monotonic() - began < 1.0
+        assert host.thread.is_alive()
+    finally:
+        released.set()
+    assert host.ended()
