@@ -202,6 +202,8 @@ CASES: tuple[Case, ...] = (
          N, SAME),  # one thing, two jobs: a command that opens its sentence does what follows
     Case("path", "The fixtures live in `tests/fixtures/`.",
          "Snapshots live in `tests/__snapshots__/`.", N, SAME),
+    Case("path", "The mailer test: `spec/mailers/receipt_mailer_spec.rb`.",
+         "- Mailer tests live under spec/mailers.", N, SAME),  # a file in the folder: both hold
     Case("schedule", "Deploy on Wednesdays.", "Never deploy on Fridays.", N, SAME),
     Case("schedule", "Releases go out on Mondays.", "The backup runs on Sundays.", N, SAME),
     Case("language", "Commit messages in English.", "The UI is translated into German.", N,

@@ -48,7 +48,9 @@ _PATH_SHAPE = re.compile(
     r"^(?:~|\.{1,2})?/?(?:[\w.@-]+/)+[\w.@-]*$|^[\w-]+\.[a-z0-9]{1,5}$|^~/[\w.@-]+$"
 )
 """A path: folders and a name, a file's name, a file in the home folder (`~/.tool.yaml`)."""
-_BARE_PATH = re.compile(r"(?<![\w`/.-])((?:[\w.-]+/)+[\w.-]*)(?![\w/`-])")
+_BARE_PATH = re.compile(r"(?<![\w`/.-])((?:[\w.-]+/)+(?:[\w.-]*[\w-])?)(?![\w/`-])")
+"""A path written without a code span ("tests live under test/web/live."): a full stop after
+it ends the sentence, not the path."""
 _COMMAND_WORDS = frozenset(
     {"run", "runs", "execut", "command", "invok", "call", "via", "type", "script", "start",
      "need", "pass", "give", "way", "suit", "whole", "entir", "full", "local"}

@@ -341,6 +341,7 @@ WORKED_OUT = {
     43: "538374451d9c97d5",
     44: "538374451d9c97d5",
     45: "6c1c459bbf003a76",
+    46: "0d0ebf197048cbb8",
 }
 """What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
 `per_file.CACHE_VERSION`."""
@@ -411,6 +412,7 @@ DECIDED = {
     43: "7876b96f7af843f3",
     44: "7876b96f7af843f3",
     45: "7876b96f7af843f3",
+    46: "7876b96f7af843f3",
 }
 """What the duplicates decide over the seeded duplicates (`_decided`), digested, by
 `per_file.CACHE_VERSION`: the kept pair searches and statement groups are keyed by the files'
