@@ -1,7 +1,7 @@
 """The fresh writer sessions keep their word (tests/quality/writer_sessions/, issue 95): each is
 a transcript its agent would write, what the key says a careful reader keeps is said in the
 session (a rule by the user), the set carries the hostile content the issue names, and the
-scorer matches notes by the key's words; so do the later batches (`batch2/` to `batch7/`), each
+scorer matches notes by the key's words; so do the later batches (`batch2/` to `batch8/`), each
 written apart so that nobody tunes on every set. How well the writer does is the scorer's to say."""
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ BATCH4 = load_key("batch4")["sessions"]
 BATCH5 = load_key("batch5")["sessions"]
 BATCH6 = load_key("batch6")["sessions"]
 BATCH7 = load_key("batch7")["sessions"]
+BATCH8 = load_key("batch8")["sessions"]
 EVERY_BATCH = (
     [pytest.param(s, id=s["id"]) for s in SESSIONS]
     + [pytest.param(s, id=f"batch2-{s['id']}") for s in BATCH2]
@@ -38,6 +39,7 @@ EVERY_BATCH = (
     + [pytest.param(s, id=f"batch5-{s['id']}") for s in BATCH5]
     + [pytest.param(s, id=f"batch6-{s['id']}") for s in BATCH6]
     + [pytest.param(s, id=f"batch7-{s['id']}") for s in BATCH7]
+    + [pytest.param(s, id=f"batch8-{s['id']}") for s in BATCH8]
 )
 
 
@@ -147,22 +149,39 @@ def test_the_third_batch_carries_what_its_brief_asks() -> None:
 
 
 @pytest.mark.parametrize(
-    ("batch", "earlier", "rules", "secret_name"),
+    ("batch", "earlier", "size", "rules", "secret_name"),
     [
-        pytest.param(BATCH4, SESSIONS + BATCH2 + BATCH3, 15, "_PASS=", id="batch4"),
-        pytest.param(BATCH5, SESSIONS + BATCH2 + BATCH3 + BATCH4, 20, "_PWD=", id="batch5"),
+        pytest.param(BATCH4, SESSIONS + BATCH2 + BATCH3, 6, 15, "_PASS=", id="batch4"),
+        pytest.param(BATCH5, SESSIONS + BATCH2 + BATCH3 + BATCH4, 6, 20, "_PWD=", id="batch5"),
         pytest.param(
-            BATCH6, SESSIONS + BATCH2 + BATCH3 + BATCH4 + BATCH5, 24, "_PASS=", id="batch6"
+            BATCH6, SESSIONS + BATCH2 + BATCH3 + BATCH4 + BATCH5, 6, 24, "_PASS=", id="batch6"
         ),
         pytest.param(
-            BATCH7, SESSIONS + BATCH2 + BATCH3 + BATCH4 + BATCH5 + BATCH6, 24, "_PWD=", id="batch7"
+            BATCH7,
+            SESSIONS + BATCH2 + BATCH3 + BATCH4 + BATCH5 + BATCH6,
+            6,
+            24,
+            "_PWD=",
+            id="batch7",
+        ),
+        pytest.param(
+            BATCH8,
+            SESSIONS + BATCH2 + BATCH3 + BATCH4 + BATCH5 + BATCH6 + BATCH7,
+            3,
+            15,
+            "_PWD=",
+            id="batch8",
         ),
     ],
 )
 def test_the_later_batches_carry_what_their_briefs_ask(
-    batch: list[dict[str, Any]], earlier: list[dict[str, Any]], rules: int, secret_name: str
+    batch: list[dict[str, Any]],
+    earlier: list[dict[str, Any]],
+    size: int,
+    rules: int,
+    secret_name: str,
 ) -> None:
-    assert {s["id"] for s in batch}.isdisjoint(s["id"] for s in earlier) and len(batch) == 6
+    assert {s["id"] for s in batch}.isdisjoint(s["id"] for s in earlier) and len(batch) == size
     assert {s["format"] for s in batch} == {"claude", "codex", "mux"}
     assert all(30 <= len(s["transcript"].read_text("utf-8").splitlines()) <= 80 for s in batch)
     assert len([i for s in batch for i in s["keep"] if i["kind"] == "rule"]) >= rules
