@@ -30,6 +30,7 @@ BATCH4 = load_key("batch4")["sessions"]
 BATCH5 = load_key("batch5")["sessions"]
 BATCH6 = load_key("batch6")["sessions"]
 BATCH7 = load_key("batch7")["sessions"]
+BATCH8 = load_key("batch8")["sessions"]
 BATCH9 = load_key("batch9")["sessions"]
 EVERY_BATCH = (
     [pytest.param(s, id=s["id"]) for s in SESSIONS]
@@ -39,6 +40,7 @@ EVERY_BATCH = (
     + [pytest.param(s, id=f"batch5-{s['id']}") for s in BATCH5]
     + [pytest.param(s, id=f"batch6-{s['id']}") for s in BATCH6]
     + [pytest.param(s, id=f"batch7-{s['id']}") for s in BATCH7]
+    + [pytest.param(s, id=f"batch8-{s['id']}") for s in BATCH8]
     + [pytest.param(s, id=f"batch9-{s['id']}") for s in BATCH9]
 )
 
@@ -165,8 +167,16 @@ def test_the_third_batch_carries_what_its_brief_asks() -> None:
             id="batch7",
         ),
         pytest.param(
-            BATCH9,
+            BATCH8,
             SESSIONS + BATCH2 + BATCH3 + BATCH4 + BATCH5 + BATCH6 + BATCH7,
+            3,
+            15,
+            "_PWD=",
+            id="batch8",
+        ),
+        pytest.param(
+            BATCH9,
+            SESSIONS + BATCH2 + BATCH3 + BATCH4 + BATCH5 + BATCH6 + BATCH7 + BATCH8,
             3,
             15,
             "_PWD=",
