@@ -58,6 +58,23 @@ def test_a_package_a_later_command_removes_is_no_command_that_works() -> None:
     assert commands(added, other, npm)[0] == "composer require --dev barryvdh/laravel-debugbar"
 
 
+def test_a_package_whose_managers_files_are_restored_is_no_command_nor_fix() -> None:
+    broke = bash("cargo test", ok=False, output="error[E0432]: unresolved import `proptest`")
+    added = bash("cargo add --dev proptest && cargo test", output="test result: ok. 12 passed")
+    assert "cargo add --dev proptest" in commands(broke, added)
+    assert [text for text in note_texts(broke, added) if "proptest" in text]
+    restored = bash("git checkout -- Cargo.toml Cargo.lock", output="")
+    assert "cargo add --dev proptest" not in commands(broke, added, restored)
+    assert not [text for text in note_texts(broke, added, restored) if "proptest" in text]
+    # another manager's files, or files only unstaged, undo nothing of it
+    other = bash("git checkout -- package.json", output="")
+    unstaged = bash("git restore --staged Cargo.toml", output="")
+    assert "cargo add --dev proptest" in commands(broke, added, other, unstaged)
+    # added again after the restore: it works
+    again = bash("cargo add --dev proptest", output="Adding proptest v1.5.0")
+    assert "cargo add --dev proptest" in commands(broke, added, restored, again)
+
+
 def test_a_package_manager_the_projects_lockfile_contradicts_is_not_kept() -> None:
     listed = bash("ls", output=LS)
     npm = bash("npm install", output="added 412 packages in 9s")

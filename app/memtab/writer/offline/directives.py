@@ -346,9 +346,11 @@ _EN_PLACE_OF_A_KIND = re.compile(
     r"\b(?:live|lives|belong|belongs|go|goes) (?:in|under|into) `?[\w.-]*/", re.IGNORECASE
 )
 # What holds for the moment only ("Don't change anything yet, just thinking out loud", "kill it,
-# just this once"), or leans on the message before and names nothing ("Don't run it."): no rule.
+# just this once", "today only: …", "don't push yet"), or leans on the message before and names
+# nothing ("Don't run it."): no rule.
 _NOT_STANDING = re.compile(
-    r"\b(?:just this once|only this once|thinking out loud)\b"
+    r"\b(?:just this once|only this once|thinking out loud|(?:just |only |for )today|today only)\b"
+    r"|^(?:don't|do not) [^.;:!?]*\byet\b"
     r"|^(?:don't|do not) [a-z]+ (?:it|that|this|them)\W*$",
     re.IGNORECASE,
 )

@@ -49,7 +49,11 @@ from memtab.writer.offline.shell.commands import (
     status_is_known,
     tool_program,
 )
-from memtab.writer.offline.shell.lockfiles import ProjectManagers
+from memtab.writer.offline.shell.lockfiles import (
+    ProjectManagers,
+    files_restored,
+    restores_manifest_of,
+)
 from memtab.writer.offline.shell.outcomes import hooks_note, hooks_that_passed, output_shows_success
 from memtab.writer.offline.solved_problems import (
     SolvedProblem,
@@ -219,6 +223,10 @@ class TranscriptDigest:
         self._solved_problems: list[tuple[SolvedProblem, frozenset[str]]] = []
         self._solved_keys: set[tuple[str, str]] = set()
         self._throwaway: set[str] = set()
+        # The packages the session added, and those it then undid (removed, or its manager's
+        # files restored): (manager, package).
+        self._added: set[tuple[str, str]] = set()
+        self._undone: set[tuple[str, str]] = set()
         # Workflow tools: program → subcommand → the shortest invocation that worked, and
         # the message it is in.
         self._tools = ToolUses()
@@ -283,6 +291,7 @@ class TranscriptDigest:
                 solved
                 for solved in solved_problems
                 if not any(map(managers.contradicts, _commands_named(solved)))
+                and not any(map(self._adds_undone, _commands_named(solved)))
             ],
             findings=[
                 *self._corrections,
@@ -466,17 +475,27 @@ class TranscriptDigest:
             self._note_working(part, step.origin)
 
     def _forget_undone(self, command: str) -> None:
-        """Take back the note of a command that added a package this one removes (`composer
-        require --dev x`, then `composer remove --dev x`): what the session undid is no way
-        to work."""
-        removing = packages_changed(command)
-        if removing is None or not removing[2]:
-            return
+        """Take back the notes of a command that added a package this one removes (`composer
+        require --dev x`, then `composer remove --dev x`) or whose manager's files it restores
+        (`go get x`, then `git checkout -- go.mod go.sum`): what the session undid is no way to
+        work, nor a fix."""
+        changed = packages_changed(command)
+        manager, added, removed = changed if changed is not None else ("", frozenset(), frozenset())
+        restored = files_restored(command)
+        undone = {(manager, package) for package in removed} | {
+            (by, package) for by, package in self._added if restores_manifest_of(restored, by)
+        }
+        self._added = (self._added - undone) | {(manager, package) for package in added}
+        self._undone = (self._undone | undone) - self._added
         for family, (kept, _files) in list(self._commands.items()):
-            adding = packages_changed(kept.command)
-            if adding is not None and adding[0] == removing[0] and adding[1] & removing[2]:
+            if self._adds_undone(kept.command):
                 del self._commands[family]
                 self._origins.pop(("command", kept.command), None)
+
+    def _adds_undone(self, command: str) -> bool:
+        """Whether `command` adds a package the session then undid."""
+        changed = packages_changed(command)
+        return changed is not None and any((changed[0], p) in self._undone for p in changed[1])
 
     def _forget_command(self, command: str, origin: str) -> None:
         """Take back the note a command kept when it started in the background (in message

@@ -538,8 +538,8 @@ def removed_files(command: str) -> set[str]:
 
 
 # A package manager's verbs that add a package and those that take one away (`composer require`
-# / `composer remove`, `npm install` / `npm uninstall`, `cargo add` / `cargo remove`).
-_ADDS = frozenset({"require", "add", "install", "i"})
+# / `composer remove`, `npm install` / `npm uninstall`, `cargo add` / `cargo remove`, `go get`).
+_ADDS = frozenset({"require", "add", "install", "i", "get"})
 _REMOVES = frozenset({"remove", "rm", "uninstall", "un"})
 
 

@@ -28,6 +28,27 @@ MANAGERS = {
     "pip": ("python", "pip"),
     "pip3": ("python", "pip"),
 }
+
+
+def _manifests() -> dict[str, frozenset[str]]:
+    """What a manager rewrites when it adds a package, by its program: `git checkout -- go.mod
+    go.sum` after `go get x` undoes the add."""
+    manifests = {
+        "go": frozenset({"go.mod", "go.sum"}),
+        "cargo": frozenset({"Cargo.toml", "Cargo.lock"}),
+        "composer": frozenset({"composer.json", "composer.lock"}),
+        "bundle": frozenset({"Gemfile", "Gemfile.lock"}),
+        "mix": frozenset({"mix.exs", "mix.lock"}),
+        "pip": frozenset({"requirements.txt"}),
+        "pipenv": frozenset({"Pipfile", "Pipfile.lock"}),
+    }
+    for lockfile, (ecosystem, manager) in LOCKFILES.items():
+        manifest = "package.json" if ecosystem == "js" else "pyproject.toml"
+        manifests[manager] = manifests.get(manager, frozenset()) | {manifest, lockfile}
+    return manifests
+
+
+MANIFESTS = _manifests()
 _LOCKFILE = re.compile(
     r"(?<![\w.-])(" + "|".join(re.escape(name) for name in LOCKFILES) + r")(?![\w-]|\.\w)"
 )
@@ -71,3 +92,27 @@ class ProjectManagers:
         if manager is None or manager in self._named:
             return False
         return any(ecosystem == manager[0] for ecosystem, _ in self._named)
+
+
+def files_restored(command: str) -> set[str]:
+    """Base names of the files a `git checkout -- …` or `git restore …` in a shell command
+    brings back as committed ("." for all of them)."""
+    names: set[str] = set()
+    for words in command_segments(command):
+        if len(words) < 3 or program_name(words[0]) != "git":
+            continue
+        if words[1] == "restore":
+            if {"--staged", "-S"} & set(words) and not {"--worktree", "-W"} & set(words):
+                continue  # unstaged only: the files stay as they are
+            named = [word for word in words[2:] if not word.startswith("-")]
+        elif words[1] == "checkout" and "--" in words:
+            named = words[words.index("--") + 1 :]
+        else:
+            continue
+        names |= {"." if word in (".", "./") else word.rsplit("/", 1)[-1] for word in named}
+    return names
+
+
+def restores_manifest_of(restored: set[str], manager: str) -> bool:
+    """Whether restoring `restored` (`files_restored`) undoes what `manager` added."""
+    return "." in restored or bool(restored & MANIFESTS.get(manager, frozenset()))
