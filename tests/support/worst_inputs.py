@@ -359,6 +359,7 @@ WORST: dict[str, Worst] = {
     "memtab.writer.offline.directives:_EN_DO_THIS_NOT_THAT": S("", "; abcs "),
     "memtab.writer.offline.directives:_EN_GATE": M("please ", " ", "x"),
     "memtab.writer.offline.directives:_NOT_STANDING": S("don't a it", " ", "x"),
+    "memtab.writer.offline.directives:_GIVES_RULES": S("", "rules ", "x"),
     "memtab.writer.offline.directives:_WITHDRAWS": S("", "scratch a "),
     "memtab.writer.offline.directives:_LEADING_ADVERBS": M("", "only, ", "x"),
     "memtab.writer.offline.directives:_TAKEN_BACK_AT_ONCE": S("", "actually ,,"),

@@ -51,3 +51,20 @@ def test_a_house_rule_said_as_what_we_do_or_a_ban_is_kept_in_the_users_words(
 )
 def test_a_remark_a_question_or_a_one_off_is_no_rule(message: str) -> None:
     assert directives_in(message) == []
+
+
+def test_each_item_of_a_list_the_user_gives_as_rules_is_one_rule_with_its_reason() -> None:
+    message = (
+        "before you start, our team conventions:\n"
+        "- Migrations are reversible. Prod rollbacks run them down, e.g. `make db-down`.\n"
+        "- one React component per file\n"
+        "\n"
+        "then add the export button."
+    )
+    assert directives_in(message) == [
+        "Migrations are reversible. Prod rollbacks run them down, e.g. `make db-down`.",
+        "One React component per file.",
+    ]
+    # a list the line before does not give as rules is read sentence by sentence
+    found = "what I found so far:\n- migrations are reversible\n- one component per file"
+    assert directives_in(found) == []

@@ -413,7 +413,7 @@ def _stated(text: str) -> StandingRules:
     withdrawing = False
     before = ""  # the sentence before, when it is no rule
     last: str | None = None  # the rule the sentence before states
-    for sentence in sentences_typed(text):
+    for sentence, listed_rule in _sentences_read(text):
         if takes_back_at_once(sentence):
             if last in directives:
                 directives.remove(last)
@@ -422,6 +422,8 @@ def _stated(text: str) -> StandingRules:
                 taken.append(before)  # no rule read, but none for a model to find either
         withdrawing = withdrawing or bool(_WITHDRAWS.search(sentence))
         directive = directive_of(sentence)
+        if directive is None and listed_rule and not asks(sentence):
+            directive = _as_note(without_filler(sentence))
         if directive is None and withdrawing and directive_of(_LEADING_ADVERBS.sub("", sentence)):
             directive = _as_note(without_filler(sentence))  # in the user's words, adverbs too
         if directive is None and directives and _USE_INSTEAD.match(sentence):
@@ -447,6 +449,13 @@ MIN_RULE_WORDS = 3
 _CALLS_IT_A_RULE = re.compile(
     r"^(?:(?:that|this)(?:'s| is) (?:the |our |a )?(?:(?:house|team|repo|project) )?"
     r"(?:style|convention|rule|policy)|(?:house|team|ground|golden) rule)\b",
+    re.IGNORECASE,
+)
+# A line that gives the list after it as rules: "this is from CONTRIBUTING.md, stick to it:",
+# "house rules from our wiki:", "our conventions:".
+_GIVES_RULES = re.compile(
+    r"\b(?:rules?|conventions?|guidelines?|stick to|follow|contributing(?:\.md)?|house style"
+    r"|policy|standards)\b[^:]{0,80}:$",
     re.IGNORECASE,
 )
 _USE_INSTEAD = re.compile(r"^(?:use|prefer)\b", re.IGNORECASE)
@@ -537,21 +546,37 @@ def asks(sentence: str) -> bool:
 def sentences_typed(text: str) -> Iterator[str]:
     """The sentences a human typed in a message, in order, stripped: not what they pasted
     (below what they wrote), headings, quotes, shell prompts, tables or indented code."""
+    for sentence, _listed in _sentences_read(text):
+        yield sentence
+
+
+def _sentences_read(text: str) -> Iterator[tuple[str, bool]]:
+    """`sentences_typed`'s sentences, each with whether it is a whole item of a list the line
+    before gives as rules ("this is from CONTRIBUTING.md, stick to it:", "house rules:"): such an
+    item is read as one rule, its reason and its "e.g." with it."""
     text = human_text(text)
     if looks_pasted(text):
         text = text.split("\n\n", 1)[0]  # what the user wrote above what they pasted
         if looks_pasted(text):
             return
     lines = text.splitlines()
+    rules_listed = False
     for raw_line, found in zip(lines, classify(lines, frontmatter=False), strict=True):
         line = raw_line.strip()
         if not line or found.kind is LineKind.HEADING or line.startswith((">", "$", "|")):
             continue  # a heading, a quote, a shell prompt, a table
         if raw_line.startswith("    "):
             continue  # indented: code, or what was pasted
-        for raw_sentence in _SENTENCE_END.split(bare_line(raw_line, found)):
-            if raw_sentence.strip():
-                yield raw_sentence.strip()
+        bare = bare_line(raw_line, found)
+        if found.kind is LineKind.LIST_ITEM:
+            if rules_listed:
+                yield bare, True
+                continue
+        else:
+            rules_listed = _GIVES_RULES.search(bare) is not None
+        for sentence in _SENTENCE_END.split(bare):
+            if sentence.strip():
+                yield sentence.strip(), False
 
 
 def bare_line(line: str, found: Line) -> str:
