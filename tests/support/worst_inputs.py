@@ -360,6 +360,8 @@ WORST: dict[str, Worst] = {
     "memtab.writer.offline.directives:_EN_GATE": M("please ", " ", "x"),
     "memtab.writer.offline.directives:_NOT_STANDING": S("don't a it", " ", "x"),
     "memtab.writer.offline.directives:_GIVES_RULES": S("", "rules ", "x"),
+    "memtab.writer.offline.directives:_LEADS_TAKING_BACK": S("", "no ", "x"),
+    "memtab.writer.offline.directives:_TAKES_WHAT_WAS_SAID_BACK": S("", "oh ", "x"),
     "memtab.writer.offline.directives:_WITHDRAWS": S("", "scratch a "),
     "memtab.writer.offline.directives:_LEADING_ADVERBS": M("", "only, ", "x"),
     "memtab.writer.offline.directives:_TAKEN_BACK_AT_ONCE": S("", "actually ,,"),

@@ -68,3 +68,13 @@ def test_each_item_of_a_list_the_user_gives_as_rules_is_one_rule_with_its_reason
     # a list the line before does not give as rules is read sentence by sentence
     found = "what I found so far:\n- migrations are reversible\n- one component per file"
     assert directives_in(found) == []
+
+
+def test_a_rule_taken_back_in_its_own_sentence_or_by_a_scrap_that_is_not_kept() -> None:
+    within = (
+        "Never merge without a review. Always bump the changelog before you tag — actually "
+        "forget that, the release script writes it."
+    )
+    assert directives_in(within) == ["Never merge without a review."]
+    scrapped = "always squash before merging. no wait, scrap that, the merge queue squashes."
+    assert directives_in(scrapped) == []

@@ -21,6 +21,7 @@ from memtab.writer.offline.directives import (
     asks,
     directive_of,
     ended,
+    rule_taken_back_within,
     sentences_typed,
     takes_back_at_once,
 )
@@ -63,7 +64,7 @@ def rule_candidates(events: Iterable[TranscriptEvent]) -> list[Sentence]:
             continue
         typed = list(sentences_typed(event.text))
         for sentence, after in zip_longest(typed, typed[1:], fillvalue=""):
-            if takes_back_at_once(after):
+            if takes_back_at_once(after) or rule_taken_back_within(sentence) is not None:
                 continue  # "Use f32 for all of it. Actually scratch that, …"
             text = " ".join(sentence.split())
             if not MIN_SENTENCE_CHARS <= len(text) <= MAX_DIRECTIVE_CHARS or asks(text):

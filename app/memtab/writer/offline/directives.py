@@ -414,6 +414,11 @@ def _stated(text: str) -> StandingRules:
     before = ""  # the sentence before, when it is no rule
     last: str | None = None  # the rule the sentence before states
     for sentence, listed_rule in _sentences_read(text):
+        own = rule_taken_back_within(sentence)
+        if own is not None:
+            taken.append(own)
+            before, last = "", None
+            continue
         if takes_back_at_once(sentence):
             if last in directives:
                 directives.remove(last)
@@ -474,15 +479,38 @@ _WITHDRAWS = re.compile(
 # The sentence after a rule takes it back on the spot: "actually no", "wait, no", "scratch
 # that", "forget it", "never mind".
 _TAKEN_BACK_AT_ONCE = re.compile(
-    r"\b(?:actually|wait|hmm|ugh|oh)\W{1,3}no\b"
-    r"|\b(?:scratch|forget|ignore|disregard) (?:that|this|it)\b|\bnever ?mind\b",
+    r"\b(?:actually|wait|hmm|ugh|oh)\W{1,3}no\b|\bno\W{1,3}wait\b"
+    r"|\b(?:scratch|scrap|forget|ignore|disregard) (?:that|this|it)\b|\bnever ?mind\b",
     re.IGNORECASE,
 )
+# Within a sentence, only words that take back what was just said ("ignore it" may be about a
+# file the rule names: "… there's a stack.yaml, ignore it").
+_TAKES_WHAT_WAS_SAID_BACK = re.compile(
+    r"\b(?:actually|wait|hmm|oh)\W{1,3}no\b|\bno\W{1,3}wait\b"
+    r"|\b(?:scratch|scrap|forget) that\b|\bnever ?mind\b",
+    re.IGNORECASE,
+)
+# A word that may stand between a rule and the words that take it back: "— actually forget that".
+_LEADS_TAKING_BACK = re.compile(r"\b(?:actually|oh|no|wait|hmm|ugh)$", re.IGNORECASE)
+_PUNCTUATION = " \t,;:.!…—–-"
 
 
 def takes_back_at_once(sentence: str) -> bool:
-    """Whether a sentence takes back the one before it ("Actually scratch that, …")."""
+    """Whether a sentence takes back the one before it ("Actually scratch that, …"), or what it
+    says itself before taking it back (`rule_taken_back_within`)."""
     return _TAKEN_BACK_AT_ONCE.search(sentence) is not None
+
+
+def rule_taken_back_within(sentence: str) -> str | None:
+    """The rule a sentence states and then takes back in its own words ("Always run the build
+    before you push — actually forget that, CI does it."), or None."""
+    found = _TAKES_WHAT_WAS_SAID_BACK.search(sentence)
+    if found is None:
+        return None
+    head = sentence[: found.start()].rstrip(_PUNCTUATION)
+    while (lead := _LEADS_TAKING_BACK.search(head)) is not None:
+        head = head[: lead.start()].rstrip(_PUNCTUATION)
+    return directive_of(head) if head else None
 
 
 _LEADING_ADVERBS = re.compile(r"^(?:(?:just|instead|only|simply|now|\w+ly)\b,?\s+)+", re.I)
