@@ -162,3 +162,18 @@ def test_a_fix_note_says_only_what_the_session_shows_fixed_its_error() -> None:
     ]
     fixed = [text for text in note_texts(*again) if " failed: " in text]
     assert fixed and all(text.endswith("fixed by `docker compose up -d db`.") for text in fixed)
+
+
+def test_a_command_that_only_shows_what_is_there_is_no_command_nor_fix() -> None:
+    broke = bash("bundle exec rspec", ok=False, output="PG::ConnectionBad: connection refused")
+    shown = bash("docker compose ps postgres && kubectl get pods", output="postgres  exited")
+    secrets = bash("rails credentials:show && heroku config list", output="db_pass: …")
+    started = bash("docker compose up -d postgres", output="Started")
+    passed = bash("bundle exec rspec", output="212 examples, 0 failures")
+    session = (broke, shown, secrets, started, passed)
+    assert "docker compose ps postgres" not in commands(*session)
+    assert "heroku config list" not in commands(*session)
+    fixed = [text for text in note_texts(*session) if "failed" in text]
+    assert fixed and all("ps postgres" not in t and "config list" not in t for t in fixed)
+    assert "docker compose up -d postgres" in fixed[0]
+

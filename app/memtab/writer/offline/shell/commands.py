@@ -58,6 +58,8 @@ _EXPLORATORY = word_set(
     "basename readlink id hostname uptime top htop lsof netstat ss ping test [ command"
 )
 _ASKS_ITS_VERSION = word_set("version --version -V -v help --help -h")
+# A tool's subcommands that only show what is there.
+_LISTS = word_set("list ls ps status describe inspect logs")
 # Programs that change files or the shell, not the project's workflow: never a note.
 _SYSTEM = word_set(
     "mkdir cp mv rm rmdir touch chmod chown ln kill pkill killall sleep export source set "
@@ -341,6 +343,9 @@ def _segment_is_exploratory(words: list[str]) -> bool:
         return "-n" in words[1:3]
     if len(words) == 2 and words[1] in _ASKS_ITS_VERSION:
         return True  # `hugo version`, `node --version`: looks at the tool, runs nothing
+    subcommands = [word for word in words[1:3] if not word.startswith("-")]
+    if _LISTS & set(subcommands):
+        return True  # `docker compose ps`, `dotnet user-secrets list`: shows what is there
     return program in _EXPLORATORY
 
 
