@@ -59,7 +59,7 @@ _EXPLORATORY = word_set(
 )
 _ASKS_ITS_VERSION = word_set("version --version -V -v help --help -h")
 # A tool's subcommands that only show what is there.
-_LISTS = word_set("list ls ps status describe inspect logs")
+_LISTS = word_set("list ls ps status inspect logs")
 # Programs that change files or the shell, not the project's workflow: never a note.
 _SYSTEM = word_set(
     "mkdir cp mv rm rmdir touch chmod chown ln kill pkill killall sleep export source set "
