@@ -176,4 +176,3 @@ def test_a_command_that_only_shows_what_is_there_is_no_command_nor_fix() -> None
     fixed = [text for text in note_texts(*session) if "failed" in text]
     assert fixed and all("ps postgres" not in t and "config list" not in t for t in fixed)
     assert "docker compose up -d postgres" in fixed[0]
-
