@@ -265,3 +265,16 @@ def test_what_the_1_5b_wrote_of_a_go_session_is_judged_as_its_reader_would() -> 
     assert kept.note is not None and "`" not in kept.note.text
     progress = "The ineffectual assignment in src/handler.go; `make lint` is clean."
     assert why_refused(Lesson("fact", progress, ""), digest) == PROGRESS
+
+
+def test_a_rule_restated_with_the_errand_around_it_is_kept_as_the_rules_sentence() -> None:
+    message = (
+        "Thanks. Push it to release/2.4, I'll tag it later. Also, we never ship a migration "
+        "without its down step, ops rolls back by hand."
+    )
+    digest = digest_of([user(message)])
+    judged = judge(Lesson("preference", message, message), digest)
+    assert judged.note is not None
+    assert judged.note.text == (
+        "We never ship a migration without its down step, ops rolls back by hand."
+    )

@@ -42,6 +42,7 @@ def test_a_house_rule_said_as_what_we_do_or_a_ban_is_kept_in_the_users_words(
         "Turn the feature flag off, just this once.",
         "For today only, never deploy to staging; QA has it.",
         "Don't tag the release yet, marketing wants Thursday.",
+        "Don't touch the billing module this afternoon, finance is closing the month.",
         "Don't run it.",
         "Leave it alone.",
         "Everything here is broken since the upgrade.",

@@ -247,6 +247,12 @@ def _users_rule(lesson: Lesson, digest: Digest) -> Judgement | None:
     rules = [line for line in digest.lines if line.source == "user" and _states_a_rule(line)]
     found = restated_line(lesson.lesson, lesson.evidence, rules)
     share = RULE_SHARE if lesson.kind == "preference" else SAID_SHARE
+    if found is not None and found.line.rule is None:
+        # A whole message restated: the rule is the sentence of it that states one ("Commit
+        # it on fix/x, I'll open the PR. Oh, and we never log bodies …"), never the errand.
+        within = [line for line in rules if line is not found.line and line.text in found.line.text]
+        if within:
+            found = restated_line(lesson.lesson, lesson.evidence, within)
     if found is None or found.share < share:
         return None
     words = found.line.rule or without_filler(found.line.text)

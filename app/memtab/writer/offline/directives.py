@@ -349,7 +349,8 @@ _EN_PLACE_OF_A_KIND = re.compile(
 # just this once", "today only: …", "don't push yet"), or leans on the message before and names
 # nothing ("Don't run it."): no rule.
 _NOT_STANDING = re.compile(
-    r"\b(?:just this once|only this once|thinking out loud|(?:just |only |for )today|today only)\b"
+    r"\b(?:just this once|only this once|thinking out loud|today|tonight|tomorrow"
+    r"|this (?:morning|afternoon|evening|week))\b"
     r"|^(?:don't|do not) [^.;:!?]*\byet\b"
     r"|^(?:don't|do not) [a-z]+ (?:it|that|this|them)\W*$",
     re.IGNORECASE,
