@@ -497,8 +497,7 @@ _PUNCTUATION = " \t,;:.!…—–-"
 
 
 def takes_back_at_once(sentence: str) -> bool:
-    """Whether a sentence takes back the one before it ("Actually scratch that, …"), or what it
-    says itself before taking it back (`rule_taken_back_within`)."""
+    """Whether a sentence takes back the one before it ("Actually scratch that, …")."""
     return _TAKEN_BACK_AT_ONCE.search(sentence) is not None
 
 
