@@ -1,7 +1,7 @@
 """The fresh writer sessions keep their word (tests/quality/writer_sessions/, issue 95): each is
 a transcript its agent would write, what the key says a careful reader keeps is said in the
 session (a rule by the user), the set carries the hostile content the issue names, and the
-scorer matches notes by the key's words; so do the later batches (`batch2/` to `batch11/`), each
+scorer matches notes by the key's words; so do the later batches (`batch2/` to `batch12/`), each
 written apart so that nobody tunes on every set. How well the writer does is the scorer's to say."""
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ BATCH8 = load_key("batch8")["sessions"]
 BATCH9 = load_key("batch9")["sessions"]
 BATCH10 = load_key("batch10")["sessions"]
 BATCH11 = load_key("batch11")["sessions"]
+BATCH12 = load_key("batch12")["sessions"]
 EVERY_BATCH = (
     [pytest.param(s, id=s["id"]) for s in SESSIONS]
     + [pytest.param(s, id=f"batch2-{s['id']}") for s in BATCH2]
@@ -46,6 +47,7 @@ EVERY_BATCH = (
     + [pytest.param(s, id=f"batch9-{s['id']}") for s in BATCH9]
     + [pytest.param(s, id=f"batch10-{s['id']}") for s in BATCH10]
     + [pytest.param(s, id=f"batch11-{s['id']}") for s in BATCH11]
+    + [pytest.param(s, id=f"batch12-{s['id']}") for s in BATCH12]
 )
 
 
@@ -210,6 +212,24 @@ def test_the_third_batch_carries_what_its_brief_asks() -> None:
             15,
             "_PWD=",
             id="batch11",
+        ),
+        pytest.param(
+            BATCH12,
+            SESSIONS
+            + BATCH2
+            + BATCH3
+            + BATCH4
+            + BATCH5
+            + BATCH6
+            + BATCH7
+            + BATCH8
+            + BATCH9
+            + BATCH10
+            + BATCH11,
+            3,
+            15,
+            "_PASS=",
+            id="batch12",
         ),
     ],
 )

@@ -2,11 +2,11 @@
 who never read the writer, each run through `memtab write` as a user runs it, its notes scored
 against `key.json` — what a careful reader keeps, what must never be kept.
 
-    .venv/bin/python -m tests.quality.writer_sessions.score [--batch batch2|…|batch11]
+    .venv/bin/python -m tests.quality.writer_sessions.score [--batch batch2|…|batch12]
         [--model-url URL] [--model NAME] [--timeout SECONDS] [--runs N] [--session ID]…
         [--notes] [--json]
 
-`--batch NAME` scores a later batch (`NAME/key.json`, `NAME/sessions/`: `batch2` to `batch11`), each
+`--batch NAME` scores a later batch (`NAME/key.json`, `NAME/sessions/`: `batch2` to `batch12`), each
 written apart so that nobody tunes on every set; without it, the first batch (`key.json`,
 `sessions/`).
 
