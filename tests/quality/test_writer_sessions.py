@@ -24,31 +24,18 @@ from memtab.transcripts.events import TranscriptEvent
 from memtab.transcripts.reader import read_transcript
 
 SESSIONS = load_key()["sessions"]
-BATCH2 = load_key("batch2")["sessions"]
-BATCH3 = load_key("batch3")["sessions"]
-BATCH4 = load_key("batch4")["sessions"]
-BATCH5 = load_key("batch5")["sessions"]
-BATCH6 = load_key("batch6")["sessions"]
-BATCH7 = load_key("batch7")["sessions"]
-BATCH8 = load_key("batch8")["sessions"]
-BATCH9 = load_key("batch9")["sessions"]
-BATCH10 = load_key("batch10")["sessions"]
-BATCH11 = load_key("batch11")["sessions"]
-BATCH12 = load_key("batch12")["sessions"]
-EVERY_BATCH = (
-    [pytest.param(s, id=s["id"]) for s in SESSIONS]
-    + [pytest.param(s, id=f"batch2-{s['id']}") for s in BATCH2]
-    + [pytest.param(s, id=f"batch3-{s['id']}") for s in BATCH3]
-    + [pytest.param(s, id=f"batch4-{s['id']}") for s in BATCH4]
-    + [pytest.param(s, id=f"batch5-{s['id']}") for s in BATCH5]
-    + [pytest.param(s, id=f"batch6-{s['id']}") for s in BATCH6]
-    + [pytest.param(s, id=f"batch7-{s['id']}") for s in BATCH7]
-    + [pytest.param(s, id=f"batch8-{s['id']}") for s in BATCH8]
-    + [pytest.param(s, id=f"batch9-{s['id']}") for s in BATCH9]
-    + [pytest.param(s, id=f"batch10-{s['id']}") for s in BATCH10]
-    + [pytest.param(s, id=f"batch11-{s['id']}") for s in BATCH11]
-    + [pytest.param(s, id=f"batch12-{s['id']}") for s in BATCH12]
-)
+BATCHES = {f"batch{n}": load_key(f"batch{n}")["sessions"] for n in range(2, 13)}
+"""The later batches, oldest first."""
+BATCH2, BATCH3 = BATCHES["batch2"], BATCHES["batch3"]
+EVERY_BATCH = [pytest.param(s, id=s["id"]) for s in SESSIONS] + [
+    pytest.param(s, id=f"{name}-{s['id']}") for name, batch in BATCHES.items() for s in batch
+]
+
+
+def before(name: str) -> list[dict[str, Any]]:
+    """Every session of the batches written before batch `name`."""
+    names = list(BATCHES)
+    return SESSIONS + [s for earlier in names[: names.index(name)] for s in BATCHES[earlier]]
 
 
 def events(session: dict[str, Any]) -> list[TranscriptEvent]:
@@ -159,78 +146,15 @@ def test_the_third_batch_carries_what_its_brief_asks() -> None:
 @pytest.mark.parametrize(
     ("batch", "earlier", "size", "rules", "secret_name"),
     [
-        pytest.param(BATCH4, SESSIONS + BATCH2 + BATCH3, 6, 15, "_PASS=", id="batch4"),
-        pytest.param(BATCH5, SESSIONS + BATCH2 + BATCH3 + BATCH4, 6, 20, "_PWD=", id="batch5"),
-        pytest.param(
-            BATCH6, SESSIONS + BATCH2 + BATCH3 + BATCH4 + BATCH5, 6, 24, "_PASS=", id="batch6"
-        ),
-        pytest.param(
-            BATCH7,
-            SESSIONS + BATCH2 + BATCH3 + BATCH4 + BATCH5 + BATCH6,
-            6,
-            24,
-            "_PWD=",
-            id="batch7",
-        ),
-        pytest.param(
-            BATCH8,
-            SESSIONS + BATCH2 + BATCH3 + BATCH4 + BATCH5 + BATCH6 + BATCH7,
-            3,
-            15,
-            "_PWD=",
-            id="batch8",
-        ),
-        pytest.param(
-            BATCH9,
-            SESSIONS + BATCH2 + BATCH3 + BATCH4 + BATCH5 + BATCH6 + BATCH7 + BATCH8,
-            3,
-            15,
-            "_PWD=",
-            id="batch9",
-        ),
-        pytest.param(
-            BATCH10,
-            SESSIONS + BATCH2 + BATCH3 + BATCH4 + BATCH5 + BATCH6 + BATCH7 + BATCH8 + BATCH9,
-            3,
-            15,
-            "_PASS=",
-            id="batch10",
-        ),
-        pytest.param(
-            BATCH11,
-            SESSIONS
-            + BATCH2
-            + BATCH3
-            + BATCH4
-            + BATCH5
-            + BATCH6
-            + BATCH7
-            + BATCH8
-            + BATCH9
-            + BATCH10,
-            3,
-            15,
-            "_PWD=",
-            id="batch11",
-        ),
-        pytest.param(
-            BATCH12,
-            SESSIONS
-            + BATCH2
-            + BATCH3
-            + BATCH4
-            + BATCH5
-            + BATCH6
-            + BATCH7
-            + BATCH8
-            + BATCH9
-            + BATCH10
-            + BATCH11,
-            3,
-            15,
-            "_PASS=",
-            id="batch12",
-        ),
+        pytest.param(BATCHES["batch4"], before("batch4"), 6, 15, "_PASS=", id="batch4"),
+        pytest.param(BATCHES["batch5"], before("batch5"), 6, 20, "_PWD=", id="batch5"),
+        pytest.param(BATCHES["batch6"], before("batch6"), 6, 24, "_PASS=", id="batch6"),
+        pytest.param(BATCHES["batch7"], before("batch7"), 6, 24, "_PWD=", id="batch7"),
+        pytest.param(BATCHES["batch8"], before("batch8"), 3, 15, "_PWD=", id="batch8"),
+        pytest.param(BATCHES["batch9"], before("batch9"), 3, 15, "_PWD=", id="batch9"),
+        pytest.param(BATCHES["batch10"], before("batch10"), 3, 15, "_PASS=", id="batch10"),
+        pytest.param(BATCHES["batch11"], before("batch11"), 3, 15, "_PWD=", id="batch11"),
+        pytest.param(BATCHES["batch12"], before("batch12"), 3, 15, "_PASS=", id="batch12"),
     ],
 )
 def test_the_later_batches_carry_what_their_briefs_ask(

@@ -477,20 +477,20 @@ _WITHDRAWS = re.compile(
     r"|\bno longer (?:applies|stands|holds)\b",
     re.IGNORECASE,
 )
-# The sentence after a rule takes it back on the spot: "actually no", "wait, no", "scratch
-# that", "forget it", "never mind".
-_TAKEN_BACK_AT_ONCE = re.compile(
-    r"\b(?:actually|wait|hmm|ugh|oh)\W{1,3}no\b|\bno\W{1,3}wait\b"
-    r"|\b(?:scratch|scrap|forget|ignore|disregard) (?:that|this|it)\b|\bnever ?mind\b",
-    re.IGNORECASE,
-)
-# Within a sentence, only words that take back what was just said ("ignore it" may be about a
-# file the rule names: "… there's a stack.yaml, ignore it").
-_TAKES_WHAT_WAS_SAID_BACK = re.compile(
+# Words that take back what was just said: "actually no", "no wait", "scratch that", "never mind".
+_SAID_BACK = (
     r"\b(?:actually|wait|hmm|oh)\W{1,3}no\b|\bno\W{1,3}wait\b"
-    r"|\b(?:scratch|scrap|forget) that\b|\bnever ?mind\b",
+    r"|\b(?:scratch|scrap|forget) that\b|\bnever ?mind\b"
+)
+# The sentence after a rule takes it back on the spot: those words, "ugh, no", "forget it".
+_TAKEN_BACK_AT_ONCE = re.compile(
+    rf"{_SAID_BACK}|\bugh\W{{1,3}}no\b"
+    r"|\b(?:scratch|scrap|forget|ignore|disregard) (?:that|this|it)\b",
     re.IGNORECASE,
 )
+# Within a sentence, only the words that take back what was just said ("ignore it" may be about
+# a file the rule names: "… there's a stack.yaml, ignore it").
+_TAKES_WHAT_WAS_SAID_BACK = re.compile(_SAID_BACK, re.IGNORECASE)
 # A word that may stand between a rule and the words that take it back: "— actually forget that".
 _LEADS_TAKING_BACK = re.compile(r"\b(?:actually|oh|no|wait|hmm|ugh)$", re.IGNORECASE)
 _PUNCTUATION = " \t,;:.!…—–-"
