@@ -179,6 +179,19 @@ LEAKS: dict[str, tuple[str, str, str]] = {
         "Private-Lines: 1\nAAAAIGxvbmdzZWNyZXRrZXltYXRlcmlhbA==\n",
         "Private-MAC: 0123abcd",
     ),
+    "a .netrc fence's password line": (
+        "machine repo.acme.io\n  login ana\n  password ",
+        "7f3KqLz9WmT2",
+        "\n",
+    ),
+    "a password after its word": ("console at :8180, user admin / password ", "K3ycl0ak-local", ""),
+    "a user's login and password": (
+        "Deploy user on the old VPS: deploy / ",
+        "Wq8!rTz4vNp2",
+        " (old)",
+    ),
+    "an auth token after its name": ("Twilio auth token ", "9e4b7c2a1f8d3e6b0a5c9f2d7e1b4a8c", "."),
+    "MinIO's client keys": ("mc alias set lab http://lab:9000 labadmin '", "N3v3r-Gu3ss-M1n", "'"),
 }
 
 _PNG = base64.b64encode(bytes(range(256)) * 4).decode()
@@ -245,4 +258,9 @@ LOOK_ALIKES: dict[str, str] = {
     "a password from a password manager": '--from-literal=password="$(pass show acme/db)"',
     "a registry with a credential store": '{"auths": {"ghcr.io": {"auth": ""}}, "credsStore": "x"}',
     "a key name given a word": "sort_key=created_at_descending, cache_key: tenantAndUserProfile",
+    "a password's word before plain words": "Rotate the password yearly; password reset2fa flow",
+    "a user story, a slash between words": "User story: src / lib, user guide: v1 / v2",
+    "MinIO's documented default": "mc alias set local http://localhost:9000 minioadmin minioadmin",
+    "a key's fingerprint after its word": "GPG key fingerprint 3AA5C34371567BD2AAAA3AA5C34371567BD2",
+    "a commit after a token's word": "the token fix 3f9ab2c4d5e6f708192a3b4c5d6e7f8091a2b3c4 landed",
 }

@@ -588,13 +588,31 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "login_and_password",
-        "log sign account cred",
+        "log sign account user cred",
         # "SMTP relay login: mailer / Qv7#nR2p!Lw9x", "Unity account for CI: ana@x.io / Tq9!mWx4":
         # a login named, a colon, then its user and password with a slash between
-        r"(?i)(?<![\w-])(?:log[ -]?in|sign[ -]?in|account|credentials?|creds)\b[^:\n`]{0,40}?:"
+        r"(?i)(?<![\w-])(?:log[ -]?in|sign[ -]?in|account|user|credentials?|creds)\b[^:\n`]{0,40}?:"
         r"[ \t]+[\w.+@-]{1,64}[ \t]+/[ \t]+(?P<secret>[^\s`'\"]{8,64})(?!\S)",
         words="a login's password",
         keeps=_no_password,
+    ),
+    _rule(
+        "password_then_value",
+        "pass",
+        # "user admin / password K3ycl0ak-local", a `.netrc` fence's `password 7f3Kq…` line: the
+        # word, a space, then a value shaped as a password (`_no_password` keeps "password reset")
+        r"(?i)(?<![\w-])(?:password|passwd|passphrase)[ \t]+(?P<secret>[^\s`'\"]{8,64})(?!\S)",
+        words="a password after its name",
+        keeps=_no_password,
+    ),
+    _rule(
+        "token_then_value",
+        "token key secret",
+        # "auth token 9e4b7c2a…": a token's name, a space, then a random value of 20 or more
+        r"(?i)(?<![\w-])(?:token|key|secret)(?P<said>)[ \t]+"
+        r"(?P<secret>[A-Za-z0-9+/_-]{20,}={0,2})(?![A-Za-z0-9+/=_-])(?!\.\w)",
+        words="a secret after its name",
+        keeps=_not_random_or_public,
     ),
     _rule(
         "short_password",

@@ -1,5 +1,5 @@
 """More secrets by their shape: vendors' tokens known by a documented prefix, webhook URLs
-that are their own credential, and passwords as other tools take them (`.netrc`, `mysql
+that are their own credential, and passwords as other tools take them (`.netrc`, MinIO's `mc alias set`, `mysql
 -pPASS`, `redis-cli -a`, `openssl -passin pass:`, keytool, ODBC's `Pwd=`). Plain data:
 `rules.py` makes each a rule (a prefixed token must not continue a longer word)."""
 
@@ -201,6 +201,14 @@ SAID: tuple[tuple[str, str, str, str], ...] = (
         "machine",
         r"(?i)\bmachine\s+\S+\s+login\s+\S+\s+password\s+(?!\$|\{\{|<)(?P<secret>\S+)",
         "a password in a .netrc line",
+    ),
+    (
+        "minio_client_secret",
+        "mc ",
+        # `mc alias set NAME URL ACCESS_KEY SECRET_KEY` (MinIO's client; its default aside)
+        r"\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S+[ \t]+\S+[ \t]+\S+[ \t]+"
+        r"[\"']?(?!\$|\{\{|<|minioadmin\b)(?P<secret>[^\s\"']{4,})",
+        "a secret key in a command",
     ),
     (
         "mysql_glued_password",
