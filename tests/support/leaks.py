@@ -261,6 +261,6 @@ LOOK_ALIKES: dict[str, str] = {
     "a password's word before plain words": "Rotate the password yearly; password reset2fa flow",
     "a user story, a slash between words": "User story: src / lib, user guide: v1 / v2",
     "MinIO's documented default": "mc alias set local http://localhost:9000 minioadmin minioadmin",
-    "a key's fingerprint after its word": "GPG key fingerprint 3AA5C34371567BD2AAAA3AA5C34371567BD2",
-    "a commit after a token's word": "the token fix 3f9ab2c4d5e6f708192a3b4c5d6e7f8091a2b3c4 landed",
+    "a key's fingerprint after its word": "GPG key fingerprint 3AA5C34371567BD2AAAA3AA5C3437156",
+    "a commit after a token's word": "the token fix 3f9ab2c4d5e6f708192a3b4c5d6e7f8091a2b3c4",
 }

@@ -326,3 +326,16 @@ NINTH: tuple[Case, ...] = (
 )  # fmt: skip
 """Written by the lead on 28 Nov 2026 (issue 94) after reading fresh5's misses: a version
 numbered by its year with a build suffix, and a setting named in lower camel case."""
+TENTH: tuple[Case, ...] = (
+    # A variable given its value outside a code span, as one inside is.
+    Case("setting", "- WORKER_THREADS=8 on the build box.", "- WORKER_THREADS=4 since the backups "
+         "share the box.", C, SAME),
+    Case("setting", "- WORKER_THREADS=8 on the build box.", "- Run WORKER_THREADS=4 make bench "
+         "to compare.", N, SAME),
+    # A table's column headed by an environment says where its values hold, not their name.
+    Case("setting", "| var | prod |\n|---|---|\n| POOL_SIZE | 10 |", "- Pool size in prod: "
+         "`POOL_SIZE=15`.", C, SAME),
+    Case("setting", "| var | staging |\n|---|---|\n| POOL_SIZE | 10 |", "- Pool size in prod: "
+         "`POOL_SIZE=15`.", N, SAME),
+)  # fmt: skip
+"""Written by the lead on 29 Nov 2026 (issue 94) after reading fresh6's and fresh7's misses."""

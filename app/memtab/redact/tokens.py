@@ -1,7 +1,8 @@
 """More secrets by their shape: vendors' tokens known by a documented prefix, webhook URLs
-that are their own credential, and passwords as other tools take them (`.netrc`, MinIO's `mc alias set`, `mysql
--pPASS`, `redis-cli -a`, `openssl -passin pass:`, keytool, ODBC's `Pwd=`). Plain data:
-`rules.py` makes each a rule (a prefixed token must not continue a longer word)."""
+that are their own credential, and passwords as other tools take them (`.netrc`, `mysql
+-pPASS`, `redis-cli -a`, `openssl -passin pass:`, keytool, ODBC's `Pwd=`, MinIO's `mc alias
+set`). Plain data: `rules.py` makes each a rule (a prefixed token must not continue a longer
+word)."""
 
 from __future__ import annotations
 

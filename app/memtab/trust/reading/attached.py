@@ -24,9 +24,10 @@ from typing import NamedTuple
 from memtab.markdown import LineKind, classify, text_lines
 from memtab.trust.located import frame_of
 from memtab.trust.reading.ports import Port, port_key, service_of
-from memtab.trust.reading.scopes import Scope, scope_of
+from memtab.trust.reading.scopes import ENVIRONMENTS, Scope, scope_of
 from memtab.trust.reading.settings import Setting, setting_key
 from memtab.trust.reading.versions import VERSION_NUMBER, Version, product_named, version_key
+from memtab.trust.words import stems_of
 
 _KEY = r"(?P<key>[A-Za-z_][\w.-]*+)"
 ASSIGNMENT = re.compile(
@@ -95,6 +96,8 @@ class Attached(NamedTuple):
     row: str = ""
     """A table's cell: its row's name, column and other cells, and its value's form, in
     lower case ("": no table's)."""
+    where: str = ""
+    """Where the value holds, said apart from its name: a table's column headed "prod"."""
 
 
 _CAMEL = r"(?:(?!(?:The|Our|This|My|An?|Its|Their)\s)[A-Z][a-z][\w-]*+\s)?[a-z]++[A-Z][A-Za-z0-9]*+"
@@ -257,14 +260,24 @@ def _row(header: Sequence[str], cells: Sequence[str]) -> Iterator[Attached]:
     lowered = [cell.lower() for cell in cells]
     keyed = len(cells) >= 3 and not cells[0].strip("#.").isdigit()  # a row's number: no name
     for column, (header_cell, cell) in enumerate(zip(header[1:], cells[1:], strict=True), start=1):
-        generic = says_what or header_cell.lower() in _GENERIC_HEADERS
+        where = _is_environment(header_cell)
+        generic = says_what or where or header_cell.lower() in _GENERIC_HEADERS
         found = _attached([cells[0], *([] if generic else [header_cell])], cell)
+        if found is not None and where:
+            found = found._replace(where=header_cell)
         if found is not None:
             if keyed and _DIGITS.search(found.value):
                 others = lowered[:column] + lowered[column + 1 :]
                 form = _FORM_PARTS.sub(lambda m: "9" if m[0][0].isdigit() else "a", found.value)
                 found = found._replace(row="|".join([*others, str(column), form]))
             yield found
+
+
+def _is_environment(header: str) -> bool:
+    """Whether a column's header names only an environment ("prod", "Staging"): where each
+    value holds, not a part of its name."""
+    stems = list(stems_of(header))
+    return bool(stems) and all(stem in ENVIRONMENTS for stem in stems)
 
 
 def _attached(keys: Sequence[str], value: str) -> Attached | None:
@@ -289,8 +302,10 @@ def claimed(
     if not _NO_VALUE.isdisjoint(w.lower() for part in words for w in part.split("-")):
         return []
     value = attached.value
-    framed = scope is None or (not whose and not scope.environments and not scope.place)
-    scope = scope or scope_of(f"{attached.thing} {value}")
+    framed = not attached.where and (
+        scope is None or (not whose and not scope.environments and not scope.place)
+    )
+    scope = scope or scope_of(f"{attached.thing} {attached.where} {value}")
     if last in _PORT_WORDS or (last in _ADDRESS_WORDS and _ADDRESS.match(value)):
         port = _PORT_VALUE.match(value) or _ADDRESS.match(value)
         written = " ".join(words[:-1])

@@ -29,7 +29,13 @@ from memtab.trust.reading.scopes import (
 )
 from memtab.trust.words import stems_of
 
-_SETTING = re.compile(r"`\s*+(?P<key>[A-Z][A-Z0-9_]++)\s*+=\s*+(?P<value>[^\s`'\";,&|]++)\s*+`")
+_SETTING = re.compile(
+    r"`\s*+(?P<key>[A-Z][A-Z0-9_]++)\s*+=\s*+(?P<value>[^\s`'\";,&|]++)\s*+`"
+    r"|(?<![\w`$=/.-])(?P<bare_key>[A-Z][A-Z0-9]*+(?:_[A-Z0-9]++)++)="
+    r"(?P<bare_value>(?:[\w/+]|[.:-](?=[\w/+]))++)(?![\w=`])"
+)
+"""`X=8` in a code span, or bare with a name of two words or more (`SALTMARSH_THREADS=8`; not
+one run's, `_runs_command`)."""
 _WHERE_IT_RUNS = re.compile(
     r"(?:^|_)(?:ENV|ENVIRONMENT|DEBUG|LOG|LEVEL|MODE|PATH|HOME|DIR|TOKEN|KEY|SECRET|PASSWORD|"
     r"PASS|PWD|AUTH|CREDENTIALS?|URL|URI|DSN|HOST|USER|NAME|ID)(?:_|$)"
@@ -76,18 +82,22 @@ class Setting(NamedTuple):
 
 def settings(sentence: str) -> list[Setting]:
     """The value each setting is given by `sentence` (see the module doc)."""
-    if "`" not in sentence:
+    if "`" not in sentence and "=" not in sentence:
         return []
     found: dict[str, Setting] = {}
     for clause in _CLAUSE.split(_ARROW.split(sentence)[-1]):
         # What a colon after the last span explains hedges nothing of it ("Keep `X=false`
         # even locally: reloading leaks connections until…").
         parts = clause.split(": ")
-        coded = max((i for i, part in enumerate(parts) if "`" in part), default=len(parts) - 1)
+        coded = max(
+            (i for i, part in enumerate(parts) if "`" in part or _SETTING.search(part)),
+            default=len(parts) - 1,
+        )
         if _HEDGE.search(_SETTING.sub(" ", ": ".join(parts[: coded + 1]))):
             continue
-        said = [*_SETTING.finditer(clause), *_CONFIG.finditer(clause), *_SET_TO.finditer(clause)]
-        given = [(m.group("key"), m.group("value"), m.start(), m.end()) for m in said]
+        given = [_assigned(m) for m in _SETTING.finditer(clause) if not _runs_command(m)]
+        said = [*_CONFIG.finditer(clause), *_SET_TO.finditer(clause)]
+        given += [(m.group("key"), m.group("value"), m.start(), m.end()) for m in said]
         for key, value, _, end in [*given, *_flags(clause)]:
             if _WHERE_IT_RUNS.search(key.upper()) or _PLACEHOLDER.match(value):
                 continue
@@ -100,6 +110,19 @@ def settings(sentence: str) -> list[Setting]:
             whose = " ".join(sorted(set(stems_of(whose)) - SCOPE_STEMS))
             found[name] = Setting(name, value, scope_of(rest), whose)
     return list(found.values())
+
+
+def _assigned(match: re.Match[str]) -> tuple[str, str, int, int]:
+    key = match.group("key") or match.group("bare_key")
+    return key, match.group("value") or match.group("bare_value"), match.start(), match.end()
+
+
+def _runs_command(match: re.Match[str]) -> bool:
+    """A bare assignment before a program (`FOO_BAR=1 make test`): that one run's, no setting."""
+    if match.group("bare_key") is None:
+        return False
+    after = match.string[match.end() :].split(maxsplit=1)[:1]
+    return bool(after) and (after[0].startswith("./") or after[0].lower() in KNOWN_PROGRAMS)
 
 
 def _flags(clause: str) -> list[tuple[str, str, int, int]]:
