@@ -402,6 +402,7 @@ WORST: dict[str, Worst] = {
     "memtab.writer.offline.shell.commands:PIPE": S("", "||"),
     "memtab.writer.offline.shell.commands:_INLINE_CODE": S("", " python a"),
     "memtab.writer.offline.shell.commands:_DOWNLOAD_RUN": S("", "curl |a"),
+    "memtab.writer.lessons.digest:_SENTENCE_END": F("", ". "),
     "memtab.writer.lessons.evidence:_NUMBER": F("", "1.1.", "a"),
     "memtab.writer.lessons.evidence:_CLAUSE_BREAK": F("", " ", "x"),
     "memtab.writer.lessons.evidence:_CAMEL": F("", "aa"),

@@ -88,6 +88,27 @@ def redact_view(text: str) -> RedactedView:
     return RedactedView(text, current, tuple(tokens))
 
 
+def lines_redacted(lines: Sequence[str]) -> list[str]:
+    """Each of `lines` with what `redact_outgoing` hides in their whole text hidden: a secret
+    over several lines (a private key's block) in each line it covers, though no one line of
+    it is a secret alone."""
+    hidden = [(start, end) for _, start, end in redact_view("\n".join(lines)).tokens]
+    shown: list[str] = []
+    offset = 0
+    for line in lines:
+        end = offset + len(line)
+        pieces: list[str] = []
+        cursor = 0
+        for start, stop in hidden:
+            first, last = max(start, offset) - offset, min(stop, end) - offset
+            if first < last and last > cursor:
+                pieces += [line[cursor : max(first, cursor)], REDACTED]
+                cursor = last
+        shown.append("".join(pieces) + line[cursor:])
+        offset = end + 1
+    return shown
+
+
 def _to_original(tokens: Sequence[_Token], offset: int, *, end: bool) -> int:
     index = bisect.bisect_right(tokens, offset, key=lambda token: token[0]) - 1
     if index < 0:
@@ -179,6 +200,7 @@ __all__ = [
     "REDACTED",
     "RULES",
     "KeyScrubber",
+    "lines_redacted",
     "RedactedView",
     "Rule",
     "redact_json",

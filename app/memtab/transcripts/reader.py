@@ -117,11 +117,16 @@ class MuxParser(RecordParser):
         parts = [part for part in as_list(record.get("parts")) if isinstance(part, dict)]
         texts: list[str] = []
         calls: list[TranscriptToolCall] = []
+        between = False  # a tool call or a step between two text parts: two passages
         for part in parts:
             kind = part.get("type")
             if kind == "text":
-                texts.append(as_str(part.get("text")))
-            elif kind == "dynamic-tool":
+                text = as_str(part.get("text"))
+                texts.append(f"\n\n{text}" if between and texts and text else text)
+                between = False
+                continue
+            between = True
+            if kind == "dynamic-tool":
                 calls.append(_tool_call(part, as_str(part.get("toolName"))))
             elif isinstance(kind, str) and kind.startswith("tool-"):
                 calls.append(_tool_call(part, kind.removeprefix("tool-")))

@@ -122,6 +122,19 @@ def test_mux_tool_states_and_unknown_parts(tmp_path: Path) -> None:
     assert (other.input, other.output) == ("q", '{"items":[1]}')
 
 
+def test_mux_text_parts_a_tool_call_divides_are_two_passages(tmp_path: Path) -> None:
+    call = {"type": "dynamic-tool", "toolCallId": "a", "toolName": "bash", "state": "x"}
+    parts = [
+        {"type": "text", "text": "Vite is on 5173."},
+        call,
+        {"type": "text", "text": "Correction: "},
+        {"type": "text", "text": "5180."},
+    ]
+    event = read_transcript(_write(tmp_path, jsonl(_mux("a", "assistant", parts)))).events[0]
+
+    assert event.text == "Vite is on 5173.\n\nCorrection: 5180."
+
+
 def test_mux_compaction_summary_and_synthetic_user_messages(tmp_path: Path) -> None:
     records = [
         _mux("s", "assistant", [{"type": "text", "text": "summary"}], compacted="user"),

@@ -17,7 +17,7 @@ from memtab.transcripts.events import TranscriptEvent
 from memtab.trust.rails import HOLDS_A_SECRET, IN_THE_FIRST_PERSON
 from memtab.writer.config import WriterSettings
 from memtab.writer.job.run import run_writer
-from memtab.writer.lessons.digest import digest_of
+from memtab.writer.lessons.digest import ANSWER_CHARS, digest_of
 from memtab.writer.lessons.judge import (
     HOLDS_A_REDACTION,
     NAMES_NOTHING,
@@ -270,3 +270,14 @@ def test_a_lesson_naming_the_file_its_evidence_names_is_about_it() -> None:
     assert why_refused(other, digest_of(events)) is None  # its words, the user's
     off = Lesson("fact", "Deploys go through the staging cluster in k8s/prod.yaml.", "That is")
     assert why_refused(off, digest_of(events)) == NO_EVIDENCE
+
+
+def test_an_answer_too_long_is_shown_to_its_last_whole_sentence() -> None:
+    told = "The map tiles come from HarbourMap on port 5180. " * 5
+    cut = "When the token is missing the map falls back to the static tiles bundled with it."
+    digest = digest_of([user("Why is the map blank?"), answer(told + cut)])
+
+    shown = next(line for line in digest.text.splitlines() if "HarbourMap" in line)
+    assert len(told) < ANSWER_CHARS < len(told + cut)
+    assert shown.endswith('on port 5180. …"') and "falls back" not in shown
+

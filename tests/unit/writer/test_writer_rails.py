@@ -98,6 +98,18 @@ def test_refused_lines_are_left_out_and_named_everywhere_the_rest_is_written(
     assert model.calls == 1  # the run stopped at the write: the policy was met
 
 
+def test_a_refused_private_key_is_named_hidden_though_no_line_of_it_is_a_secret_alone(
+    home: Home, workspace: Workspace
+) -> None:
+    key = "Private-Lines: 1\nAAAAIGxvbmdzZWNyZXRrZXltYXRlcmlhbA=="
+    draft = f"## Notes\n- `bun test` runs the suite\n{key}\nPrivate-MAC: 0123abcd\n"
+    result = run_writer(home, workspace, session(), ScriptedProvider([write(draft)]))
+
+    named = "\n".join(line for line, _ in result.refused)
+    assert result.refused and "AAAAIGxvbmdz" not in named and "Private-Lines" not in named
+    assert "AAAAIGxvbmdz" not in notes(home, workspace)
+
+
 def test_the_model_is_told_what_was_refused_and_a_replaced_line_stays(
     home: Home, workspace: Workspace
 ) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from memtab.markdown import Line, LineKind, classify, text_lines
-from memtab.redact import redact_outgoing
+from memtab.redact import lines_redacted, redact_outgoing
 from memtab.transcripts.events import TranscriptEvent
 from memtab.trust.rails import (
     CODE_SPAN,
@@ -134,8 +134,10 @@ class WriterRails:
             return after, []
         lines, _ = _without_empty_headings(kept, kinds, set(added))
         text = "\n".join(lines) + ("\n" if lines and after.endswith("\n") else "")
-        ordered = sorted(refused.items())  # named redacted: a refused secret is still one
-        return text, [(redact_outgoing(found.line), found.why) for _, found in ordered]
+        # named redacted as the whole text is: a refused secret is still one, though its
+        # lines (a private key's) are none alone
+        shown = lines_redacted(new)
+        return text, [(shown[number], found.why) for number, found in sorted(refused.items())]
 
     def _copied(self, lines: Sequence[str], added: Iterable[int]) -> dict[int, Refused]:
         """The added lines (but headings) that are a line of a tool's output ("File written

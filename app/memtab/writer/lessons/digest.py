@@ -4,6 +4,7 @@ fixed, the agent's answers — and the same lines as code judges a lesson agains
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -39,6 +40,7 @@ USER_HEADING = "What the user wrote (oldest first):"
 COMMANDS_HEADING = "Shell commands the agent ran, and how each ended:"
 SOLVED_HEADING = "Errors and what then fixed them:"
 ANSWERS_HEADING = "What the agent told the user:"
+_SENTENCE_END = re.compile(r"(?<=[.!?]) ")
 NOTHING = "(nothing)"
 WORKED = "worked"
 
@@ -136,9 +138,16 @@ def digest_of(events: Sequence[TranscriptEvent], max_chars: int = DIGEST_CHARS) 
 
 def shown(text: str, limit: int) -> str:
     """`text` as a model may be shown it: without control characters, redacted, on one line,
-    cut to `limit` characters."""
+    cut to `limit` characters — after its last whole sentence that fits, when that keeps half
+    of it (a small model copies a sentence cut short as if it were whole)."""
     line = " ".join(redact_outgoing(without_controls(text)).split())
-    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+    if len(line) <= limit:
+        return line
+    kept = line[: limit - 2]
+    ends = [end.start() for end in _SENTENCE_END.finditer(kept)]
+    if ends and ends[-1] >= limit // 2:
+        return kept[: ends[-1]] + " …"
+    return line[: limit - 1].rstrip() + "…"
 
 
 def command_key(command: str) -> str:
