@@ -1,0 +1,5 @@
+#!/bin/sh
+set -eu
+for env in staging production; do
+  make plan ENV="$env"
+done

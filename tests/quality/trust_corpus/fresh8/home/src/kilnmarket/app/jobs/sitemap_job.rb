@@ -1,0 +1,5 @@
+class SitemapJob < ApplicationJob
+  def perform
+    SitemapGenerator::Interpreter.run
+  end
+end
