@@ -28,7 +28,18 @@ from memtab.sources.claude.source import encode_project_path
 from memtab.store.paths import project_dir_name
 
 CORPUS = Path(__file__).resolve().parent / "trust_corpus"
-HALVES = ("tune", "held-out", "fresh", "fresh2", "fresh3", "fresh4", "fresh5", "fresh6", "fresh7")
+HALVES = (
+    "tune",
+    "held-out",
+    "fresh",
+    "fresh2",
+    "fresh3",
+    "fresh4",
+    "fresh5",
+    "fresh6",
+    "fresh7",
+    "fresh9",
+)
 TEXT_SUFFIXES = {"", ".md", ".json", ".toml", ".txt", ".yaml", ".yml", ".jsonl", ".cfg", ".ini"}
 
 
