@@ -39,6 +39,7 @@ HALVES = (
     "fresh6",
     "fresh7",
     "fresh8",
+    "fresh9",
 )
 TEXT_SUFFIXES = {"", ".md", ".json", ".toml", ".txt", ".yaml", ".yml", ".jsonl", ".cfg", ".ini"}
 

@@ -1,0 +1,9 @@
+declare global {
+  namespace App {
+    interface Locals {
+      memberId: string | null;
+    }
+  }
+}
+
+export {};

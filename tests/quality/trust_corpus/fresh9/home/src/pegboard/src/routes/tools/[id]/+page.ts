@@ -1,0 +1,5 @@
+import { api } from '$lib/api';
+
+export async function load({ params }) {
+  return { tool: await api(`/tools/${params.id}`) };
+}

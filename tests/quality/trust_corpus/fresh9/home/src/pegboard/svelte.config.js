@@ -1,0 +1,5 @@
+import adapter from '@sveltejs/adapter-node';
+
+export default {
+  kit: { adapter: adapter() }
+};
