@@ -124,7 +124,7 @@ LEAKS: dict[str, tuple[str, str, str]] = {
     "sshpass -p": ("sshpass -p '", "Tr0ub4dor3xyz", "' ssh deploy@host"),
     "azure storage connection string": (
         "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=",
-        "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+        "eFN9+B+R5YQuLAeVpxSCTfrpkJIOPMG7XCpH8puh9UHGuW0zrKQFZUUk4XnhC6b3ZB4ah6nEdloMf5ewLfh1Yg==",
         ";EndpointSuffix=core.windows.net",
     ),
     "sendgrid key": (
@@ -262,5 +262,10 @@ LOOK_ALIKES: dict[str, str] = {
     "a user story, a slash between words": "User story: src / lib, user guide: v1 / v2",
     "MinIO's documented default": "mc alias set local http://localhost:9000 minioadmin minioadmin",
     "a key's fingerprint after its word": "GPG key fingerprint 3AA5C34371567BD2AAAA3AA5C3437156",
+    "Azurite's published account key": (
+        "AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuF"
+        "q2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==; dev key Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uS"
+        "RZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+    ),
     "a commit after a token's word": "the token fix 3f9ab2c4d5e6f708192a3b4c5d6e7f8091a2b3c4",
 }

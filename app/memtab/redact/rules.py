@@ -83,7 +83,7 @@ def _secret_span(match: re.Match[str]) -> tuple[int, int]:
 
 
 # What documentation writes in a secret's place: AWS's `AKIAIOSFODNN7EXAMPLE`, `sk-xxxx`,
-# `<your-token>`, `changeme`, `old-secret`, Stripe's and jwt.io's published examples. A
+# `<your-token>`, `changeme`, `old-secret`, Stripe's, jwt.io's and Azurite's published values. A
 # value of one token whose letters and digits past a vendor's prefix are none or one
 # repeated (`********`, `sk-...`, `AKIAXXXXXXXXXXXXXXXX`) is one too.
 _PLACEHOLDER_WORDS = re.compile(
@@ -99,6 +99,7 @@ _SAYS_WHAT_IT_IS = re.compile(
 _DOCUMENTED = (
     "sk_test_4eC39HqLyjWDarjtT1zdp7dc",  # Stripe's API reference
     "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",  # jwt.io's example token
+    "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq",  # Azurite's account key
 )
 
 
