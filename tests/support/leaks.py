@@ -191,6 +191,18 @@ LEAKS: dict[str, tuple[str, str, str]] = {
         " (old)",
     ),
     "an auth token after its name": ("Twilio auth token ", "9e4b7c2a1f8d3e6b0a5c9f2d7e1b4a8c", "."),
+    "a gem server's login to Bundler": (
+        "bundle config --local gems.acme.io ca36d081:",
+        "707ceeed",
+        "",
+    ),
+    "a login said with is": ("Login is admin / ", "Gl4ze-Kiln-92!", " until SSO lands"),
+    "a password in a code span": (
+        "router: user `admin`, password `",
+        "Atelier!Cluj-24",
+        "` for now",
+    ),
+    "a key in .NET's appsettings": ('"SigningKey": "', "Fjum/pcf6J/BRrXfzAkbeSCNeZlRSRK", '"'),
     "MinIO's client keys": ("mc alias set lab http://lab:9000 labadmin '", "N3v3r-Gu3ss-M1n", "'"),
 }
 
@@ -260,6 +272,9 @@ LOOK_ALIKES: dict[str, str] = {
     "a key name given a word": "sort_key=created_at_descending, cache_key: tenantAndUserProfile",
     "a password's word before plain words": "Rotate the password yearly; password reset2fa flow",
     "a user story, a slash between words": "User story: src / lib, user guide: v1 / v2",
+    "a key's name given a name": '"SortKey": "createdAt", "CacheKey": "users_v2_cache_key_2024"',
+    "Bundler's own settings": "bundle config set --local path vendor/bundle; bundle config x.io $U:$P",
+    "a login said with words": "The login is simple / straightforward",
     "MinIO's documented default": "mc alias set local http://localhost:9000 minioadmin minioadmin",
     "a key's fingerprint after its word": "GPG key fingerprint 3AA5C34371567BD2AAAA3AA5C3437156",
     "Azurite's published account key": (

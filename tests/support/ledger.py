@@ -166,7 +166,7 @@ ROWS: tuple[Row, ...] = (
             "cli/background/writer_commands.py",
             "cli/memory/inbox_commands.py",
         ),
-        9_250,
+        9_258,
         "hold; +384 issue 95: the writer's evidence found by code (writer/lessons/); +255 issue "
         "95: a run sized to the server's speed, the model judging what code proposes; +243: the "
         "user's own sentences judged as rules under controls, a command kept only if it worked "
@@ -188,7 +188,8 @@ ROWS: tuple[Row, ...] = (
         "command that works (batch7's one untrue note); +87: a package whose manager's files "
         "are restored, 'today only' and 'don't … yet', a rule taken back in its own sentence, "
         "each item of a list given as rules, a listing no command (batch8 untrue 3 → 0, rules "
-        "19 → 22 of 25; batch10, written after them: kept 19 → 23 of 39, rules 14 → 18 of 21)",
+        "19 → 22 of 25; batch10, written after them: kept 19 → 23 of 39, rules 14 → 18 of 21); "
+        "+8: an answer shown to its last whole sentence, a refused private key named hidden",
     ),
     Row(
         "dream (consolidation)",
@@ -322,7 +323,13 @@ ROWS: tuple[Row, ...] = (
         1_695,
         "hold; +34 in issue 97: look-alike notes answered from a probe of their ids",
     ),
-    Row("transcripts", ("transcripts/",), 1_561),
+    Row(
+        "transcripts",
+        ("transcripts/",),
+        1_566,
+        "hold; +5: mux's text parts a tool call divides are two passages (batch9's note read "
+        "'…5173.Correction: …')",
+    ),
     Row(
         "diagnostics",
         ("diagnostics/", "cli/health/doctor_commands.py", "cli/health/self_test.py"),
@@ -337,7 +344,7 @@ ROWS: tuple[Row, ...] = (
     Row(
         "redaction",
         ("redact/",),
-        902,
+        929,
         "hold; +23 in issue 95: secret-named variables redacted, variable names left as names; "
         "+6: a license serial; +12: a text tried only by the rules whose needles it holds (a "
         "40,000-lesson reply's dump redacted in 7 s, was 32 s); +16 issue 94: a random value "
@@ -349,7 +356,9 @@ ROWS: tuple[Row, ...] = (
         "but guard what goes to a model, so they stay; +20 issue 94: a password or token after its "
         "word with no colon, a user's login and password, MinIO's `mc alias set` (fresh6 leaks "
         "17 → 21 of 22, fresh7 14 → 15, fresh2 13 → 14; nothing more hidden in the writer's "
-        "29,726 texts)",
+        "29,726 texts); +27: Bundler's credentials, a password in a code span, .NET's `SigningKey` "
+        "given a random value, a login's password after 'is', Azurite's published key and each "
+        "line of a secret over several lines (fresh8 leaks 18 → 21 of 22, fresh9 16 → 19)",
     ),
     Row(
         "the command line's own frame (main, common, options)",

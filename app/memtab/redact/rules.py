@@ -536,9 +536,10 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "named_key",
         "key",
-        # `dhl_key=…`, `LICENSE_KEY: …`: a name ending in `key` given a random token (upper
-        # and lower case and digits, 20+), which no sort key or cache key is.
-        rf"(?i){_NAME_START}[a-z0-9]+[_.-]key\\?[\"']?\s*(?:=>|[:=])\s*\\?[\"'`]?"
+        # `dhl_key=…`, `LICENSE_KEY: …`, .NET's `"SigningKey": …`: a name ending in `key` given a
+        # random token (upper and lower case and digits, 20+), which no sort key or cache key is.
+        rf"(?i){_NAME_START}(?:[a-z0-9]+[_.-]key|(?-i:[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]+)*Key))"
+        r"\\?[\"']?\s*(?:=>|[:=])\s*\\?[\"'`]?"
         r"(?P<secret>(?-i:(?=[A-Za-z0-9+/=_-]{0,200}[A-Z])(?=[A-Za-z0-9+/=_-]{0,200}[a-z])"
         r"(?=[A-Za-z0-9+/=_-]{0,200}[0-9]))[A-Za-z0-9+/=_-]{20,})" + _END,
         words="a key given by name",
@@ -592,7 +593,8 @@ RULES: tuple[Rule, ...] = (
         "log sign account user cred",
         # "SMTP relay login: mailer / Qv7#nR2p!Lw9x", "Unity account for CI: ana@x.io / Tq9!mWx4":
         # a login named, a colon, then its user and password with a slash between
-        r"(?i)(?<![\w-])(?:log[ -]?in|sign[ -]?in|account|user|credentials?|creds)\b[^:\n`]{0,40}?:"
+        r"(?i)(?<![\w-])(?:log[ -]?in|sign[ -]?in|account|user|credentials?|creds)\b[^:\n`]{0,40}?"
+        r"(?::|[ \t]is)"
         r"[ \t]+[\w.+@-]{1,64}[ \t]+/[ \t]+(?P<secret>[^\s`'\"]{8,64})(?!\S)",
         words="a login's password",
         keeps=_no_password,
@@ -602,7 +604,8 @@ RULES: tuple[Rule, ...] = (
         "pass",
         # "user admin / password K3ycl0ak-local", a `.netrc` fence's `password 7f3Kq…` line: the
         # word, a space, then a value shaped as a password (`_no_password` keeps "password reset")
-        r"(?i)(?<![\w-])(?:password|passwd|passphrase)[ \t]+(?P<secret>[^\s`'\"]{8,64})(?!\S)",
+        r"(?i)(?<![\w-])(?:password|passwd|passphrase)[ \t]+(?P<q>[`'\"]?)"
+        r"(?P<secret>[^\s`'\"]{8,64})(?P=q)(?!\S)",
         words="a password after its name",
         keeps=_no_password,
     ),

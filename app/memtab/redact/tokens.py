@@ -1,8 +1,8 @@
 """More secrets by their shape: vendors' tokens known by a documented prefix, webhook URLs
 that are their own credential, and passwords as other tools take them (`.netrc`, `mysql
 -pPASS`, `redis-cli -a`, `openssl -passin pass:`, keytool, ODBC's `Pwd=`, MinIO's `mc alias
-set`). Plain data: `rules.py` makes each a rule (a prefixed token must not continue a longer
-word)."""
+set`, Bundler's `bundle config HOST user:password`). Plain data: `rules.py` makes each a
+rule (a prefixed token must not continue a longer word)."""
 
 from __future__ import annotations
 
@@ -202,6 +202,14 @@ SAID: tuple[tuple[str, str, str, str], ...] = (
         "machine",
         r"(?i)\bmachine\s+\S+\s+login\s+\S+\s+password\s+(?!\$|\{\{|<)(?P<secret>\S+)",
         "a password in a .netrc line",
+    ),
+    (
+        "bundler_credentials",
+        "bundle ",
+        # `bundle config [--local] gems.contribsys.com user:password`: a gem server's login
+        r"\bbundle[ \t]+config[ \t]+(?:--(?:local|global)[ \t]+)?(?:set[ \t]+)?"
+        r"[\w.:/-]+\.[a-z]{2,}[\w/-]*[ \t]+[\w.@-]+:(?!\$|\{\{|<)(?P<secret>[^\s`'\"]{4,})",
+        "a password in a command",
     ),
     (
         "minio_client_secret",
