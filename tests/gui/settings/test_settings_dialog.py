@@ -592,7 +592,7 @@ def test_the_model_rows_are_made_from_the_provider_declaration(
 @pytest.mark.parametrize(
     ("written", "shown"), [(" Anthropic ", "anthropic"), ("mistral", "offline"), (None, "offline")]
 )
-def test_the_model_rows_show_the_file_as_the_resolver_reads_it(
+def test_the_model_rows_show_a_provider_in_any_case_and_an_unknown_one_as_offline(
     qtbot: QtBot, jobs: JobService, written: str | None, shown: str
 ) -> None:
     """A provider in any case is that provider; one Memtab does not know, or none, shows offline
