@@ -18,8 +18,9 @@ KNOWN_OVER = {
     # of default base URLs, one reading of the provider keys; +6: Ctrl+PageDown turns the page;
     # -3: the model's environment overrides and the writer's refusals declared once; -6: the
     # model form's provider, model and base URL made from the provider keys' declaration, an
-    # unread key name deleted
-    "settings": 2_025,
+    # unread key name deleted; -5: the CLI's refusals and --json from their records; -5: a key's
+    # place and the model rows' loading each from the code that declares them
+    "settings": 2_015,
     # -118 issue 98: mcp, models, settings parsed from signatures; +25: one module a trust command;
     # +1 issue 94: `check` loads the consolidation engine only for --plan-out; +29: a warm
     # `duplicates`/`check --json` prints the report it kept; +1 issue 95: the writer's digest;

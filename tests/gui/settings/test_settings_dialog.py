@@ -589,6 +589,23 @@ def test_the_model_rows_are_made_from_the_provider_declaration(
     assert set(choices) == set(PROVIDER_NAMES)
 
 
+@pytest.mark.parametrize(
+    ("written", "shown"), [(" Anthropic ", "anthropic"), ("mistral", "offline"), (None, "offline")]
+)
+def test_the_model_rows_show_a_provider_in_any_case_and_an_unknown_one_as_offline(
+    qtbot: QtBot, jobs: JobService, written: str | None, shown: str
+) -> None:
+    """A provider in any case is that provider; one Memtab does not know, or none, shows offline
+    (Save then writes what is shown), the file's model and base URL kept in the dimmed rows."""
+    settings_file().parent.mkdir(parents=True, exist_ok=True)
+    stored = {"provider": written, "model": "claude-x", "base_url": "https://proxy.test"}
+    settings_file().write_text(json.dumps(stored))
+    dialog = make_dialog(qtbot, jobs)
+    assert dialog.chosen_provider == shown
+    assert dialog.model.text() == "claude-x" and dialog.model.isEnabled() == (shown != "offline")
+    assert dialog.base_url.text() == "https://proxy.test"
+
+
 def test_ctrl_page_down_on_a_list_turns_the_page_not_the_list(
     qtbot: QtBot, jobs: JobService
 ) -> None:

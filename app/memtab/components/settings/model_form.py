@@ -8,7 +8,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from memtab.llm.endpoints import DEFAULT_BASE_URLS, base_url_problem, key_origin, origin_label
+from memtab.llm.endpoints import base_url_problem, origin_label
+from memtab.llm.saved_keys import KeyPlace, place_of
 from memtab.llm.settings import (
     DEFAULT_MODELS,
     OVERRIDE_VARIABLES,
@@ -30,8 +31,6 @@ STORAGE_NOTE = (
     "A key typed here is stored in the settings file (readable only by you) and never "
     "written to logs, dumps or the journal."
 )
-
-KeyPlace = tuple[str, str]  # (provider, origin), as memtab.llm.saved_keys names it
 
 
 @dataclass(frozen=True)
@@ -185,13 +184,12 @@ class ModelForm:
 
     def origin(self, provider: ProviderName, base_url: str) -> str:
         """The origin requests go to with the form as it is ('' offline or unparsable)."""
-        if provider == "offline":
-            return ""
-        return key_origin(base_url.strip() or DEFAULT_BASE_URLS[provider])
+        place = self.place(provider, base_url)
+        return place[1] if place is not None else ""
 
     def place(self, provider: ProviderName, base_url: str) -> KeyPlace | None:
-        origin = self.origin(provider, base_url)
-        return (provider, origin) if origin else None
+        """Where a key typed with the form as it is belongs (None offline: no key goes anywhere)."""
+        return place_of(provider, base_url) if provider != "offline" else None
 
     def typed_here(self, provider: ProviderName, base_url: str) -> str:
         """The key typed for `provider` with this base URL's host ('' if none)."""

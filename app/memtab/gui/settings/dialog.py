@@ -387,18 +387,19 @@ class SectionBox(QGroupBox):
         return control
 
     def load(self, values: Record) -> None:
-        """Show `values`."""
+        """Show `values`: a choice in any case (one not listed, or none: the first), no text as
+        blank."""
         for name, control in self.controls.items():
             value: Any = getattr(values, name)
             if isinstance(control, QCheckBox):
                 control.setChecked(value)
             elif isinstance(control, QComboBox):
-                control.setCurrentIndex(control.findData(str(value)))
+                control.setCurrentIndex(max(control.findData(str(value).strip().lower()), 0))
             elif isinstance(control, QSpinBox | QDoubleSpinBox):
                 value = control.minimum() if value is None else value
                 control.setValue(value)
             elif isinstance(control, QLineEdit):
-                control.setText(value)
+                control.setText(value or "")
 
     def control_of(self, refused: RecordError) -> QWidget:
         """The control of the setting `refused` (from `settings()`) names."""
@@ -495,7 +496,7 @@ class SettingsDialog(QDialog):
         fit_to_screen(self, QSize(0, 0))
 
     def _build(self) -> None:
-        model_box = SectionBox(
+        self.model_box = model_box = SectionBox(
             "Model for consolidation and the memory writer", ProviderSection, self
         )
         self.provider = model_box.control("provider", QComboBox)
@@ -590,11 +591,8 @@ class SettingsDialog(QDialog):
         self._form.load({name: SavedKeys.of(section).origins(name) for name in DEFAULT_MODELS})
         # Said even when a value elsewhere is refused: a save keeps these keys either way.
         problems.extend(SavedKeys.of(provider_section(stored)).problems("the settings file"))
-        index = self.provider.findData((section.provider or "offline").strip().lower())
-        self.provider.setCurrentIndex(max(index, 0))
         self._on_provider_current_index_changed()  # shown: the fields are its own
-        self.model.setText(section.model or "")
-        self.base_url.setText(section.base_url or "")
+        self.model_box.load(section)
         self.writer.load(WriterSettings.parsed(stored.get(WriterSettings.SECTION)))
         self.review_first.setChecked(load_review_mode(self._env) == "review-first")
         overrides = override_note(self._env)
