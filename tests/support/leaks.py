@@ -273,7 +273,7 @@ LOOK_ALIKES: dict[str, str] = {
     "a password's word before plain words": "Rotate the password yearly; password reset2fa flow",
     "a user story, a slash between words": "User story: src / lib, user guide: v1 / v2",
     "a key's name given a name": '"SortKey": "createdAt", "CacheKey": "users_v2_cache_key_2024"',
-    "Bundler's own settings": "bundle config set --local path vendor/bundle; bundle config x.io $U:$P",
+    "Bundler's settings": "bundle config set --local path vendor/bundle; bundle config x.io $U:$P",
     "a login said with words": "The login is simple / straightforward",
     "MinIO's documented default": "mc alias set local http://localhost:9000 minioadmin minioadmin",
     "a key's fingerprint after its word": "GPG key fingerprint 3AA5C34371567BD2AAAA3AA5C3437156",

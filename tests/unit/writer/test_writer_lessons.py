@@ -280,4 +280,3 @@ def test_an_answer_too_long_is_shown_to_its_last_whole_sentence() -> None:
     shown = next(line for line in digest.text.splitlines() if "HarbourMap" in line)
     assert len(told) < ANSWER_CHARS < len(told + cut)
     assert shown.endswith('on port 5180. …"') and "falls back" not in shown
-
