@@ -228,3 +228,37 @@ def test_the_wider_net_asks_a_config_fence_s_line_as_written_beside_a_sentence(
         for candidate in wider_contradictions(report, engine.compared)
     ]
     assert {"concurrency: 4", "Each worker runs 8 tasks."} in asked
+
+
+def test_the_wider_net_asks_terraform_s_values_and_a_name_s_words_in_prose(tmp_path: Path) -> None:
+    """A Terraform fence's value is asked beside the sentence that says another (no claim is
+    read of it offline: its blocks are not placed), and a setting named in code shares its
+    words with the prose that names it (`rack_timeout_service_timeout`, "rack-timeout")."""
+    home = Home(tmp_path / "home")
+    rds = (
+        '# RDS\n\n```hcl\nresource "aws_db_instance" "main" {\n'
+        "  backup_retention_period = 7\n}\n```\n"
+    )
+    engine, report = _found(
+        home,
+        [
+            memory("project:api", "rds.md", rds),
+            memory("project:api", "backups.md", "# Backups\n\n- Backup retention is 14 days.\n"),
+            memory(
+                "project:api",
+                "deploy.md",
+                "# Deploy\n\n- rack-timeout's service timeout is 15 s.\n",
+            ),
+            memory("project:api", "env.md", "# Env\n\n- RACK_TIMEOUT_SERVICE_TIMEOUT is 25 now.\n"),
+        ],
+    )
+    assert report.contradictions == ()
+    asked = [
+        {candidate.one.text, candidate.other.text}
+        for candidate in wider_contradictions(report, engine.compared)
+    ]
+    assert {"backup_retention_period = 7", "Backup retention is 14 days."} in asked
+    assert {
+        "rack-timeout's service timeout is 15 s.",
+        "RACK_TIMEOUT_SERVICE_TIMEOUT is 25 now.",
+    } in asked

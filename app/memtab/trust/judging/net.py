@@ -24,9 +24,9 @@ from memtab.trust.duplicates.statements import Statement, is_statement
 from memtab.trust.judging.questions import GLOBAL, Pair, shown
 from memtab.trust.memories import place_of
 from memtab.trust.polarity import Rule, rule_of
-from memtab.trust.reading.attached import structured
+from memtab.trust.reading.attached import ASKED_FENCES, structured
 from memtab.trust.records import MemoryPlace
-from memtab.trust.words import content_lines, sentence_stems, statements
+from memtab.trust.words import content_lines, sentence_stems, statements, stems_of
 
 WIDER_SIMILARITY = 0.05
 """Statements this alike (IDF-weighted Jaccard of their stems: one rare word in common) are
@@ -80,7 +80,7 @@ def values_of(document: Document) -> tuple[Statement, ...]:
         return ()
     lines = text_lines(document.text)
     found: dict[int, Statement] = {}
-    for number, attached in structured(document.text):
+    for number, attached in structured(document.text, ASKED_FENCES):
         if number not in found and 0 < number <= len(lines):
             stems = sentence_stems(f"{attached.thing} {attached.value}")
             found[number] = Statement(number, lines[number - 1].strip(), stems)
@@ -102,7 +102,7 @@ def candidates(
         if document.record or document.imported is not None:
             continue
         sides += [(document, statement) for statement in found]
-    sets = [statement.stems - POLARITIES for _, statement in sides]
+    sets = [_with_parts(statement.stems) - POLARITIES for _, statement in sides]
     weight = idf_weights(sets)
     listed: list[Candidate] = []
     seen: set[frozenset[str]] = set()
@@ -123,6 +123,20 @@ def candidates(
         together = seen_together(first, second)
         listed.append(Candidate(round(similarity, 3), one, other, together))
     return _likeliest(listed, most)
+
+
+def _with_parts(stems: frozenset[str]) -> frozenset[str]:
+    """Stems with the words of each name joined by `_` (`rack_timeout_service_timeout`): a
+    setting named in code and in prose share its words."""
+    joined = [
+        stem
+        for stem in stems
+        if "_" in stem.strip("_")
+        and all(any(map(str.isalpha, part)) for part in stem.strip("_").split("_"))
+    ]
+    if not joined:
+        return stems
+    return stems | {part for stem in joined for part in stems_of(stem.replace("_", " "))}
 
 
 def _likeliest(listed: Sequence[Candidate], most: int) -> list[Candidate]:

@@ -51,6 +51,9 @@ _FENCES = frozenset(
      "json5", "properties", "editorconfig", "hocon", "nginx"}
 )  # fmt: skip
 """Fences of configuration (code in a programming language assigns variables, no setting)."""
+ASKED_FENCES = _FENCES | {"hcl", "terraform", "tf"}
+"""Fences whose values a model is asked about too: Terraform's, whose blocks the readers do not
+place (two resources' `instance_class` are two things), so no claim is read of them."""
 CONTAINERS = frozenset(
     {"services", "service", "config", "configuration", "settings", "options", "env",
      "environment", "variables", "vars", "values", "spec", "data", "tool", "project",
@@ -149,9 +152,9 @@ def said(sentence: str) -> list[Attached]:
     return list(dict.fromkeys(a for a in found if a is not None))
 
 
-def structured(text: str) -> Iterator[tuple[int, Attached]]:
-    """Each value a memory's config fences and tables attach to a thing, with its line
-    number (from 1): a fence after a line naming an example gives none."""
+def structured(text: str, fences: frozenset[str] = _FENCES) -> Iterator[tuple[int, Attached]]:
+    """Each value a memory's config fences (in `fences`' languages) and tables attach to a
+    thing, with its line number (from 1): a fence after a line naming an example gives none."""
     lines = text_lines(text)
     kinds = classify(lines)
     header: list[str] | None = None
@@ -162,7 +165,7 @@ def structured(text: str) -> Iterator[tuple[int, Attached]]:
     for number, (line, kind) in enumerate(zip(lines, kinds, strict=True), start=1):
         if kind.kind is LineKind.CODE and kind.fence is not None:
             program = _program_configured(before)
-            config = kind.fence.info.split()[:1] in ([], *([f] for f in _FENCES))
+            config = kind.fence.info.split()[:1] in ([], *([f] for f in fences))
             if (config or program) and not _EXAMPLE.search(before):
                 found, listed_at = _config_line(line, sections, listed_at, program)
                 if found is not None:
