@@ -71,6 +71,7 @@ READERS: tuple[Reader, ...] = (
     Reader("leaks/project_hosts", ("leaks",), ((_LEAKS, "project_hosts", {}),)),
     Reader("leaks/checkout_places", ("leaks",), ((_LEAKS, "evidence", {}),)),
     Reader("leaks/places_in", ("leaks",), ((_LEAKS, "places_in", []),)),
+    Reader("leaks/named_owner", ("leaks",), ((_LEAKS, "_named_owner", False),)),
     Reader(
         "duplicates/boilerplate",
         ("duplicates",),

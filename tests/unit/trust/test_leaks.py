@@ -90,6 +90,25 @@ def test_a_project_folder_named_by_a_word_names_it_only_as_the_owner_of_a_path()
     assert [place.line for place in leaks[0].elsewhere] == [4]
 
 
+def test_global_memory_naming_a_word_named_project_as_its_owner_is_that_project_s() -> None:
+    """ "kilnmarket's Stripe account" in global memory is the project's; "the orchard's gate"
+    is no one's, and a note naming two projects ("quire's UI", "crossings PRs") is about both."""
+    stripe = "# Kiln\n\n- kilnmarket's Stripe account is acct_1Pq8 and pays out on Fridays.\n"
+    garden = "# Garden\n\n- The orchard's gate sticks in the rain.\n"
+    both = (
+        "# PRs\n\n- Screenshots for anything in quire's UI.\n- Migrations bold in crossings PRs.\n"
+    )
+    leaks = _leaks(
+        memory("global", "kiln.md", stripe),
+        memory("global", "garden.md", garden),
+        memory("global", "prs.md", both),
+        projects=["kilnmarket", "orchard", "quire", "crossings"],
+    )
+    assert [(leak.kind, leak.names, leak.place.line) for leak in leaks] == [
+        ("project-in-global", "kilnmarket", 3)
+    ]
+
+
 def test_a_customer_s_host_on_a_hosting_service_is_its_project_s_by_its_name() -> None:
     """Global memory alone names glossa's database: its label on the hosting service says
     whose it is; the service's own endpoint is nobody's."""

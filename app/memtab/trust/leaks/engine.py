@@ -83,6 +83,13 @@ _POSSESSED_PATH = re.compile(
 )
 """A possessive, at most four words, then a relative path: whose the path is."""
 _FILE_NAME = re.compile(r"[\w-]\.[A-Za-z]\w{0,7}$")
+_POSSESSIVE = re.compile(r"['’]s\s++\w")
+_DETERMINED = re.compile(
+    r"\b(?:the|a|an|this|that|these|those|our|my|your|its|their|his|her|each|every|any|some|no)"
+    r"\s++$",
+    re.IGNORECASE,
+)
+"""A word before a name that makes it a common noun ("the orchard's", "a kestrel's")."""
 
 
 @dataclass(frozen=True)
@@ -113,7 +120,7 @@ class FileMentions(NamedTuple):
     secrets: tuple[Mention, ...]
 
 
-MENTIONS_VERSION = "4"
+MENTIONS_VERSION = "5"
 """Bumped when what is read of a file changes (these readers, or the redaction's rules they
 ask what is a secret): a cache of another is read again."""
 
@@ -321,7 +328,9 @@ def mentions_of(text: str, names: re.Pattern[str] | None) -> FileMentions:
     secrets: list[Mention] = []
     holds_secrets = redact_secrets(text) != text  # most texts hold none: lines not read for one
     for number, line in enumerate(text_lines(text), start=1):
-        if names is not None and ("/" in line or "-" in line or "_" in line):
+        if names is not None and (
+            "/" in line or "-" in line or "_" in line or "'s " in line or "’s " in line
+        ):
             for m in names.finditer(line):
                 if _WORD_NAME.fullmatch(m.group(1).lower()) is None:
                     found_names.append(
@@ -329,6 +338,8 @@ def mentions_of(text: str, names: re.Pattern[str] | None) -> FileMentions:
                     )
                 elif _owns_a_path(line, m.end()):
                     found_names.append(Mention(number, m.group(1)))
+                elif _named_owner(line, m.start(), m.end()):
+                    found_names.append(Mention(number, m.group(1), strong=False))
         if "." in line:
             hosts += [Mention(number, host) for host in hosts_in(line)]
         hosts += [Mention(number, place) for place in places_in(line)]
@@ -381,6 +392,12 @@ def _owns_a_path(line: str, end: int) -> bool:
         return False
     path = possessed.group("path")
     return path.endswith("/") or path.count("/") >= 2 or _FILE_NAME.search(path) is not None
+
+
+def _named_owner(line: str, start: int, end: int) -> bool:
+    """Whether a name that is a word is said as a proper name's possessive: "kilnmarket's Stripe
+    account", not "the orchard's gate" — a reference to the project (`Mention.strong` false)."""
+    return _POSSESSIVE.match(line, end) is not None and not _DETERMINED.search(line, 0, start)
 
 
 def _as_path(line: str, at: int, named: str) -> bool:
@@ -449,9 +466,16 @@ def _misplaced(
         if document.scope != "global" or len(named) != 1:
             return []
         others, kind = dict(named), "project-in-global"
+        [(project, mentions)] = named.items()
+        if all(_WORD_NAME.fullmatch(m.named.lower()) for m in mentions) and _names_another(
+            document.text, project, projects
+        ):
+            return []  # named as a word, beside another project's word: about several
     leaks = []
     for project, mentions in sorted(others.items()):
-        lines = sorted({mention.line: mention for mention in reversed(mentions)}.items())
+        # a line's first mention, its strongest first (a host before a name said as a word)
+        ranked = sorted(reversed(mentions), key=lambda mention: mention.strong)
+        lines = sorted({mention.line: mention for mention in ranked}.items())
         first = lines[0][1]
         where = f"project {project}'s memory"
         if both:
@@ -476,6 +500,20 @@ def _misplaced(
         more = tuple(_place(document, line, split) for line, _ in lines[1:])
         leaks.append(leak.replaced(elsewhere=more) if more else leak)
     return leaks
+
+
+def _names_another(text: str, project: str, projects: Mapping[str, Identity]) -> bool:
+    """Whether `text` says a name that is a word of a project other than `project`, however
+    it says it ("crossings PRs")."""
+    words = [
+        name
+        for path, identity in projects.items()
+        if path != project
+        for name in identity.names
+        if _WORD_NAME.fullmatch(name)
+    ]
+    pattern = _names_pattern(words)
+    return pattern is not None and pattern.search(text) is not None
 
 
 def _folded(copy: list[Leak], original: list[Leak]) -> list[Leak]:
