@@ -535,6 +535,8 @@ WORST: dict[str, Worst] = {
     "memtab.trust.leaks.engine:_DISTINCT_NAME": M("a", "-a", "!"),
     "memtab.trust.leaks.engine:_WORD_NAME": X("", "a", "!"),
     "memtab.trust.leaks.engine:_POSSESSED_PATH": M("'s ", "a/", " "),
+    "memtab.trust.leaks.engine:_POSSESSIVE": M("'s", " ", "!"),
+    "memtab.trust.leaks.engine:_DETERMINED": S("the", " ", "!"),
     "memtab.trust.leaks.engine:_FILE_NAME": S("", "a.a"),
     "memtab.trust.leaks.engine:_IMAGE_COMMAND": S("", "docker pull "),
     "memtab.trust.leaks.engine:_PERSONAL": F("", "/home/a-"),

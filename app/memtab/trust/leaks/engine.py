@@ -90,6 +90,7 @@ _DETERMINED = re.compile(
     re.IGNORECASE,
 )
 """A word before a name that makes it a common noun ("the orchard's", "a kestrel's")."""
+_LONGEST_DETERMINER = 12
 
 
 @dataclass(frozen=True)
@@ -397,7 +398,8 @@ def _owns_a_path(line: str, end: int) -> bool:
 def _named_owner(line: str, start: int, end: int) -> bool:
     """Whether a name that is a word is said as a proper name's possessive: "kilnmarket's Stripe
     account", not "the orchard's gate" — a reference to the project (`Mention.strong` false)."""
-    return _POSSESSIVE.match(line, end) is not None and not _DETERMINED.search(line, 0, start)
+    before = max(0, start - _LONGEST_DETERMINER)  # a long line's names each look back so far
+    return _POSSESSIVE.match(line, end) is not None and not _DETERMINED.search(line, before, start)
 
 
 def _as_path(line: str, at: int, named: str) -> bool:
