@@ -40,6 +40,7 @@ HALVES = (
     "fresh7",
     "fresh8",
     "fresh9",
+    "fresh10",
 )
 TEXT_SUFFIXES = {"", ".md", ".json", ".toml", ".txt", ".yaml", ".yml", ".jsonl", ".cfg", ".ini"}
 

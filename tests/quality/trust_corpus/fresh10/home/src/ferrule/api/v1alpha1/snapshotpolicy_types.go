@@ -1,0 +1,4 @@
+package v1alpha1
+
+// SnapshotPolicySpec is cluster scoped.
+type SnapshotPolicySpec struct{}

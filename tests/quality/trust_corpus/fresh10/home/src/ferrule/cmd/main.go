@@ -1,0 +1,5 @@
+package main
+
+func main() {
+	// flags, manager setup, controllers and webhooks are wired here
+}

@@ -1,0 +1,4 @@
+package controller
+
+// BackupPlanReconciler reconciles a BackupPlan object.
+type BackupPlanReconciler struct{}

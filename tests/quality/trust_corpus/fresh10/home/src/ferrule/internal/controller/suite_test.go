@@ -1,0 +1,3 @@
+package controller
+
+// envtest bootstrap for the Ginkgo suite.

@@ -1,0 +1,4 @@
+package controller
+
+// VolumeSnapshotReconciler prunes expired snapshots.
+type VolumeSnapshotReconciler struct{}

@@ -1,0 +1,3 @@
+package v1alpha1
+
+// validating webhook for BackupPlan

@@ -1,0 +1,3 @@
+package e2e
+
+// runs against the kind cluster named ferrule

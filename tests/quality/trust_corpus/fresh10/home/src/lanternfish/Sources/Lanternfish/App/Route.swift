@@ -1,0 +1,4 @@
+enum Route: Hashable {
+    case spot(UUID)
+    case trip(UUID)
+}

@@ -1,0 +1,5 @@
+import Foundation
+
+struct TideClient {
+    let baseURL: URL
+}
