@@ -49,6 +49,12 @@ PREFIXED: tuple[tuple[str, str, str, str], ...] = (
     ),
     ("pulumi_token", "pul-", r"pul-[a-f0-9]{40}", "Pulumi Access Token"),
     (
+        "tailscale_key",
+        "tskey-",
+        r"tskey-(?:api|auth|client|scim|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}",
+        "Tailscale Key",
+    ),
+    (
         "grafana_token",
         "glc_ glsa_",
         r"(?:glc_[A-Za-z0-9+/]{32,}={0,2}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8})",
