@@ -337,5 +337,11 @@ TENTH: tuple[Case, ...] = (
          "`POOL_SIZE=15`.", C, SAME),
     Case("setting", "| var | staging |\n|---|---|\n| POOL_SIZE | 10 |", "- Pool size in prod: "
          "`POOL_SIZE=15`.", N, SAME),
+    # One program's two targets are two jobs (fresh10's one false contradiction, untuned).
+    Case("command", "- `make deploy` is only for the kind cluster.", "- `make install-crds` "
+         "applies them to the kind cluster.", N, SAME),
+    Case("command", "- Run the api tests with `npm test`.", "- Run the api tests with "
+         "`pnpm test`.", C, SAME),
 )  # fmt: skip
-"""Written by the lead on 29 Nov 2026 (issue 94) after reading fresh6's and fresh7's misses."""
+"""Written by the lead on 29 Nov 2026 (issue 94) after reading fresh6's and fresh7's misses, and
+fresh10's one false contradiction."""

@@ -95,7 +95,7 @@ _NOT_YET = _Words(
     "next", "new file", "generate",
     "generated", "generates", "output", "outputs", "writes to", "written to", "produces",
     "emits", "wip", "draft", "idea", "tbd", "to be created", "to be added", "to be made",
-    "to be written", "not yet",
+    "to be written", "not yet", "ignored", "gitignored", "git-ignored",
     "생성", "예정", "계획", "할 것", "만들", "创建", "将", "计划", "待办", "作成", "予定",
 )  # fmt: skip
 

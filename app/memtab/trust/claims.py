@@ -436,6 +436,8 @@ def same_thing(one: Claim, other: Claim) -> bool:
         return same_setting(one.key, other.key)
     if one.kind == "value" and one.key.startswith("count:") and other.key.startswith("count:"):
         return same_count(one.key.removeprefix("count:"), other.key.removeprefix("count:"))
+    if one.kind == "command" and one.value.split()[:1] == other.value.split()[:1]:
+        return False  # one program's two targets are two jobs, unless said for one purpose
     if one.kind in ("path", "command"):
         small, large = sorted((set(one.key.split()), set(other.key.split())), key=len)
         extra = large - small

@@ -308,6 +308,8 @@ def test_a_file_name_alone_in_code_is_looked_for_anywhere_in_the_checkout(
     [
         ("- Mail templates live under src/acme/mail/ (to be created with the redesign).", []),
         ("- Fixtures go in `src/acme/fixtures/`, not yet added.", []),
+        ("- The bundle is written to src/acme/out/, also ignored.", []),
+        ("- `src/acme/dist-cache/` is gitignored.", []),
         ("- Mail templates live under `src/acme/mail/`.", ["src/acme/mail"]),
     ],
 )
