@@ -69,6 +69,7 @@ def test_facts_stated_plainly(text: str, expected: list[tuple[str, str, str]]) -
         "- Node via fnm; default Node 20 for random scripts.\n",
         "- Python is 3 times faster here\n",
         "- We go 1.5 km further\n",
+        "- Swift 6 language mode is on for LanternKit, not yet for the app target.\n",
     ],
 )
 def test_what_is_not_a_plain_fact_is_not_read(text: str) -> None:

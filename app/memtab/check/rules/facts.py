@@ -35,7 +35,7 @@ _HEDGES = re.compile(
     r"default|defaults|usually|typically|either|vs|versus|compatible|support|supports|"
     r"supported|require|requires|required|minimum|min|max|maximum|at least|older|newer|"
     r"later|earlier|prod|production|staging|dev|development|local|locally|test|tests|"
-    r"ci|if|when|unless)\b|[<>=~^]=?\s*\d",
+    r"ci|if|when|unless|yet)\b|[<>=~^]=?\s*\d",
     re.IGNORECASE,
 )
 # Possessive runs: a subject's words and the spaces between them are never split two
