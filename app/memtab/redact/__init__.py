@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -94,12 +94,14 @@ def lines_redacted(lines: Sequence[str]) -> list[str]:
     it is a secret alone."""
     hidden = [(start, end) for _, start, end in redact_view("\n".join(lines)).tokens]
     shown: list[str] = []
-    offset = 0
+    offset = first_left = 0  # the hidden ranges are in order: each line looks at its own
     for line in lines:
         end = offset + len(line)
+        while first_left < len(hidden) and hidden[first_left][1] <= offset:
+            first_left += 1
         pieces: list[str] = []
         cursor = 0
-        for start, stop in hidden:
+        for start, stop in _ranges_from(hidden, first_left, end):
             first, last = max(start, offset) - offset, min(stop, end) - offset
             if first < last and last > cursor:
                 pieces += [line[cursor : max(first, cursor)], REDACTED]
@@ -107,6 +109,15 @@ def lines_redacted(lines: Sequence[str]) -> list[str]:
         shown.append("".join(pieces) + line[cursor:])
         offset = end + 1
     return shown
+
+
+def _ranges_from(
+    ranges: Sequence[tuple[int, int]], index: int, end: int
+) -> Iterator[tuple[int, int]]:
+    """`ranges` from `index` on, those that start before `end`."""
+    while index < len(ranges) and ranges[index][0] < end:
+        yield ranges[index]
+        index += 1
 
 
 def _to_original(tokens: Sequence[_Token], offset: int, *, end: bool) -> int:

@@ -613,6 +613,7 @@ RULES: tuple[Rule, ...] = (
         "token_then_value",
         "token key secret",
         # "auth token 9e4b7c2a…": a token's name, a space, then a random value of 20 or more
+        # (`said` is empty: what `_not_random_or_public` reads before it is the name alone)
         r"(?i)(?<![\w-])(?:token|key|secret)(?P<said>)[ \t]+"
         r"(?P<secret>[A-Za-z0-9+/_-]{20,}={0,2})(?![A-Za-z0-9+/=_-])(?!\.\w)",
         words="a secret after its name",

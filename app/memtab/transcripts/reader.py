@@ -122,8 +122,9 @@ class MuxParser(RecordParser):
             kind = part.get("type")
             if kind == "text":
                 text = as_str(part.get("text"))
-                texts.append(f"\n\n{text}" if between and texts and text else text)
-                between = False
+                if text:
+                    texts.append(f"\n\n{text}" if between and texts else text)
+                    between = False
                 continue
             between = True
             if kind == "dynamic-tool":
