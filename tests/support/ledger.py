@@ -332,9 +332,9 @@ ROWS: tuple[Row, ...] = (
     Row(
         "transcripts",
         ("transcripts/",),
-        1_566,
-        "hold; +5: mux's text parts a tool call divides are two passages (batch9's note read "
-        "'…5173.Correction: …')",
+        1_567,
+        "hold; +6: mux's text parts a tool call divides are two passages, an empty part none "
+        "(batch9's note read '…5173.Correction: …')",
     ),
     Row(
         "diagnostics",
@@ -350,7 +350,7 @@ ROWS: tuple[Row, ...] = (
     Row(
         "redaction",
         ("redact/",),
-        935,
+        943,
         "hold; +23 in issue 95: secret-named variables redacted, variable names left as names; "
         "+6: a license serial; +12: a text tried only by the rules whose needles it holds (a "
         "40,000-lesson reply's dump redacted in 7 s, was 32 s); +16 issue 94: a random value "
@@ -366,7 +366,8 @@ ROWS: tuple[Row, ...] = (
         "given a random value, a login's password after 'is', Azurite's published key and each "
         "line of a secret over several lines (read on fresh8's and fresh9's misses after their "
         "untuned measure: leaks 19 → 21 of 22, 17 → 19); +6: a Tailscale key by its documented "
-        "prefix (fresh10's one missed secret)",
+        "prefix (fresh10's one missed secret); +8: a text's lines redacted in one pass over its "
+        "hidden ranges (a 100 KB refusal of secret lines no longer lines × ranges)",
     ),
     Row(
         "the command line's own frame (main, common, options)",
