@@ -345,3 +345,17 @@ TENTH: tuple[Case, ...] = (
 )  # fmt: skip
 """Written by the lead on 29 Nov 2026 (issue 94) after reading fresh6's and fresh7's misses, and
 fresh10's one false contradiction."""
+ELEVENTH: tuple[Case, ...] = (
+    # Each key of an object written on one line is a value, as on a line of its own.
+    Case("setting", '```json\n"Uploads": { "MaxMb": 10, "MaxFiles": 5 }\n```',
+         '```json\n{\n  "Uploads": {\n    "MaxMb": 25\n  }\n}\n```', C, SAME),
+    Case("setting", '```json\n"Uploads": { "MaxMb": 10, "MaxFiles": 5 }\n```',
+         '```json\n{\n  "Avatars": {\n    "MaxMb": 25\n  }\n}\n```', N, SAME),
+    # A version range written with a space is one value.
+    Case("version", '```toml\n[tool.poetry.dependencies]\npython = ">= 3.12"\n```',
+         "- The service runs on Python 3.11.", C, SAME),
+    Case("version", '```toml\n[tool.poetry.dependencies]\npython = ">= 3.12"\n```',
+         "- The service runs on Python 3.13.", N, SAME),
+)  # fmt: skip
+"""Written by the lead on 29 Nov 2026 (issue 94) after reading fresh8's and fresh9's net misses:
+objects on one line (JSON, YAML flow, TOML inline tables) and quoted ranges."""

@@ -262,3 +262,36 @@ def test_the_wider_net_asks_terraform_s_values_and_a_name_s_words_in_prose(tmp_p
         "rack-timeout's service timeout is 15 s.",
         "RACK_TIMEOUT_SERVICE_TIMEOUT is 25 now.",
     } in asked
+
+
+def test_the_wider_net_asks_nested_objects_one_line_objects_and_camel_case_names(
+    tmp_path: Path,
+) -> None:
+    """An HCL object's version range (`aws = { version = "~> 5.60" }`), each key of an object
+    written on one line (`"LateFees": { "PerDayRon": 5 }`) and a setting written in camel case
+    (`replicaCount`) are asked beside the prose that gives them another value."""
+    home = Home(tmp_path / "home")
+    providers = (
+        "# Providers\n\n```hcl\nterraform {\n  required_providers {\n    aws = {\n"
+        '      source  = "hashicorp/aws"\n      version = "~> 5.60"\n    }\n  }\n}\n```\n'
+    )
+    fees = '# Fees\n\n```json\n"LateFees": { "PerDayRon": 5, "CapRon": 50 }\n```\n'
+    engine, report = _found(
+        home,
+        [
+            memory("project:api", "providers.md", providers),
+            memory("project:api", "held.md", "# Held\n\n- hashicorp/aws is held at ~> 5.31.\n"),
+            memory("project:api", "fees.md", fees),
+            memory("project:api", "late.md", "# Late\n\n- Late fee is 3 RON a day.\n"),
+            memory("project:api", "chart.md", "# Chart\n\n```yaml\nreplicaCount: 2\n```\n"),
+            memory("project:api", "staging.md", "# Staging\n\n- Staging runs a single replica.\n"),
+        ],
+    )
+    assert report.contradictions == ()
+    asked = [
+        {candidate.one.text, candidate.other.text}
+        for candidate in wider_contradictions(report, engine.compared)
+    ]
+    assert {'version = "~> 5.60"', "hashicorp/aws is held at ~> 5.31."} in asked
+    assert {fees.splitlines()[3], "Late fee is 3 RON a day."} in asked
+    assert {"replicaCount: 2", "Staging runs a single replica."} in asked

@@ -10,6 +10,7 @@ from support import contradiction_voices
 from support.value_structures import (
     CASES,
     EIGHTH,
+    ELEVENTH,
     FIFTH,
     FOURTH,
     NINTH,
@@ -50,5 +51,6 @@ command starts ("`make lab` opens JupyterLab on…"): read by x101, found none o
 fresh4, taken out."""
 
 found, test_each_kind_s_contradictions_found_and_near_misses_not = contradiction_voices.each_kind(
-    CASES + SECOND + THIRD + FOURTH + FIFTH + SIXTH + SEVENTH + EIGHTH + NINTH + TENTH, NOT_READ
+    CASES + SECOND + THIRD + FOURTH + FIFTH + SIXTH + SEVENTH + EIGHTH + NINTH + TENTH + ELEVENTH,
+    NOT_READ,
 )

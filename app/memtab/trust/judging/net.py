@@ -11,6 +11,7 @@ asked: the offline answers never change.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -32,6 +33,10 @@ WIDER_SIMILARITY = 0.05
 """Statements this alike (IDF-weighted Jaccard of their stems: one rare word in common) are
 a pair of the net; the net holds the most likely of them, what three runs' calls ask
 (`asking.net_size`)."""
+
+
+_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+"""Where a name in camel case starts a word (`replica|Count`)."""
 
 
 @dataclass(frozen=True)
@@ -79,12 +84,20 @@ def values_of(document: Document) -> tuple[Statement, ...]:
     if "|" not in document.text and "```" not in document.text and "~~~" not in document.text:
         return ()
     lines = text_lines(document.text)
-    found: dict[int, Statement] = {}
+    given: dict[int, list[str]] = {}
     for number, attached in structured(document.text, ASKED_FENCES):
-        if number not in found and 0 < number <= len(lines):
-            stems = sentence_stems(f"{attached.thing} {attached.value}")
-            found[number] = Statement(number, lines[number - 1].strip(), stems)
-    return tuple(found.values())
+        if 0 < number <= len(lines):
+            given.setdefault(number, []).append(f"{attached.thing} {attached.value}")
+    return tuple(
+        Statement(number, lines[number - 1].strip(), _stems_of_keys(" ".join(said)))
+        for number, said in given.items()
+    )
+
+
+def _stems_of_keys(said: str) -> frozenset[str]:
+    """A config line's stems, each key's words in camel case apart too (`replicaCount`,
+    `PerDayRon`): a setting named in code and in prose share its words."""
+    return sentence_stems(said) | sentence_stems(_HUMP.sub(" ", said))
 
 
 def candidates(

@@ -32,16 +32,23 @@ from memtab.trust.words import stems_of
 _KEY = r"(?P<key>[A-Za-z_][\w.-]*+)"
 ASSIGNMENT = re.compile(
     r"^(?:export\s++)?(?:" + _KEY + r"\s*+(?:=|:\s)|\"(?P<quoted>[A-Za-z_][\w.-]*+)\"\s*+:)"
-    r"\s*+(?P<value>[^\s#]++)\s*+(?:#.*+)?$"
+    r"\s*+(?P<value>\"[^\"\n]*+\"|[^\s#]++)\s*+(?:#.*+)?$"
 )
-"""A key and its one value: `KEY=v`, `key = v`, `key: v`, `"key": v` (a comment after)."""
+"""A key and its one value: `KEY=v`, `key = v`, `key: v`, `"key": v`, a quoted value
+(`version = "~> 5.60"`), a comment after."""
 _SECTION = re.compile(r"^\[+\s*+(?P<name>[\w.\- \"]++)\]+$")
-_OPENS = re.compile(r"^\"?(?P<key>[A-Za-z_][\w.-]*+)\"?\s*+(?::\s*+(?P<brace>[{\[]?)|\{)$")
+_OPENS = re.compile(
+    r"^\"?(?P<key>[A-Za-z_][\w.-]*+)\"?\s*+(?::\s*+(?P<brace>[{\[]?)|=?\s*+\{)$"
+)
 """A YAML key with its values under it, a JSON key opening an object or a list, a HOCON or
-nginx block (`hikari {`)."""
-_INLINE = re.compile(r"^(?P<key>[A-Za-z_][\w.-]*+)\s*+=\s*+\{(?P<body>[^{}]*+)\}$")
-_INLINE_VERSION = re.compile(r"(?<![\w\"])version\s*+=\s*+\"(?P<value>[^\"]*+)\"")
-"""A TOML inline table's version: `tauri = { version = "2.1", features = [] }`."""
+nginx block (`hikari {`), an HCL object (`aws = {`)."""
+_INLINE = re.compile(
+    r"^\"?(?P<key>[A-Za-z_][\w.-]*+)\"?\s*+(?:=|:)\s*+\{(?P<body>[^{}]*+)\}$"
+)
+"""An object on one line, each of its keys a value: a TOML inline table (`tauri = { version =
+"2.1", features = [] }`), JSON's `"LateFees": { "PerDay": 5 }`, YAML's `limits: {cpu: 2}`."""
+_RANGE_SPACE = re.compile(r"^(>=|<=|~>|==|!=|\^|~|>|<)\s++(?=\d)")
+"""A version range written with a space (`"~> 5.60"`, `">= 1.9"`): one value."""
 _CONFIG_FILE = re.compile(
     r"`(?:[\w.~-]*+/)*+(?P<program>[a-z][a-z0-9_-]*+)\.(?:conf|config)(?:\.[a-z]{1,4})?`"
 )
@@ -168,8 +175,7 @@ def structured(text: str, fences: frozenset[str] = _FENCES) -> Iterator[tuple[in
             config = kind.fence.info.split()[:1] in ([], *([f] for f in fences))
             if (config or program) and not _EXAMPLE.search(before):
                 found, listed_at = _config_line(line, sections, listed_at, program)
-                if found is not None:
-                    yield number, found
+                yield from ((number, attached) for attached in found)
             continue
         sections, listed_at = [], None
         stripped = line.strip()
@@ -210,42 +216,55 @@ def _program_configured(before: str) -> str:
 
 def _config_line(
     line: str, sections: list[tuple[int, str]], listed_at: int | None, program: str = ""
-) -> tuple[Attached | None, int | None]:
+) -> tuple[list[Attached], int | None]:
     stripped = line.strip().rstrip(",")
     indent = len(line) - len(line.lstrip())
     if listed_at is not None and indent > listed_at:
-        return None, listed_at
+        return [], listed_at
     listed_at = None
     if not stripped or stripped.startswith(("#", ";", "//", "}", "]")):
-        return None, None
+        return [], None
     if (section := _SECTION.match(stripped)) is not None:
         sections[:] = [(-1, part.strip(' "')) for part in section.group("name").split(".")]
-        return None, None
+        return [], None
     while sections and sections[-1][0] >= indent:
         sections.pop()
     if stripped.startswith("- "):
-        return None, indent
+        return [], indent
     if (opens := _OPENS.match(stripped)) is not None:
         if opens.group("brace") == "[":
-            return None, indent
+            return [], indent
         sections.append((indent, opens.group("key")))
-        return None, None
+        return [], None
     keys = [name for _, name in sections if name.lower() not in CONTAINERS]
     owner = [program] if program else []
-    inline = _INLINE.match(stripped)
-    if inline is not None and (pin := _INLINE_VERSION.search(inline["body"])) is not None:
-        return _attached([*owner, *keys, inline["key"], "version"], pin["value"]), None
+    if (inline := _INLINE.match(stripped)) is not None:
+        parts = (ASSIGNMENT.match(part.strip()) for part in inline["body"].split(","))
+        return [
+            found
+            for part in parts
+            if part is not None
+            and (found := _attached([*owner, *keys, inline["key"], _key_of(part)], part["value"]))
+        ], None
     match = ASSIGNMENT.match(stripped)
     if match is None:
         listed = _LISTED.match(stripped)
         if listed is None or product_named(listed.group("key")) is None:
-            return None, None
-        return _attached([listed.group("key"), "version"], listed.group("value")), None
-    named = match.group("key") or match.group("quoted")
+            return [], None
+        return _found(_attached([listed.group("key"), "version"], listed.group("value"))), None
+    named = _key_of(match)
     # A package's entry of a dependencies section is its version (`tokio = "1.38"`).
     dependency = bool(sections) and sections[-1][1].lower() in _DEPENDENCIES
     pinned = ["version"] if dependency and product_named(named) is None else []
-    return _attached([*owner, *keys, named, *pinned], match.group("value")), None
+    return _found(_attached([*owner, *keys, named, *pinned], match.group("value"))), None
+
+
+def _key_of(assignment: re.Match[str]) -> str:
+    return assignment.group("key") or assignment.group("quoted")
+
+
+def _found(attached: Attached | None) -> list[Attached]:
+    return [] if attached is None else [attached]
 
 
 def _cells(row: str) -> list[str]:
@@ -284,7 +303,7 @@ def _is_environment(header: str) -> bool:
 
 
 def _attached(keys: Sequence[str], value: str) -> Attached | None:
-    value = value.strip().strip("`'\"").rstrip(",;.").strip("'\"")
+    value = _RANGE_SPACE.sub(r"\1", value.strip().strip("`'\"").rstrip(",;.").strip("'\""))
     if not value or " " in value or "$" in value or _PLACEHOLDER.match(value.lower()):
         return None
     thing = " ".join(_JOINS.sub(" ", key).strip() for key in keys)
