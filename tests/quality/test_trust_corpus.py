@@ -301,6 +301,8 @@ def _has_target(checkout: Path, tool: str, target: str) -> bool:
     """Whether the checkout defines `target` for `tool` (package.json's scripts, a Mix task
     module, its Taskfile, Makefile or justfile)."""
     if tool == "npm run":
+        if not (checkout / "package.json").is_file():  # a checkout with no npm project
+            return False
         scripts = json.loads((checkout / "package.json").read_text(encoding="utf-8"))["scripts"]
         return target in scripts
     if tool == "mix":
@@ -376,6 +378,7 @@ SEEDED_MINIMUMS = {
     "fresh8": {**_FULL_HALF, "written": "29 Nov 2026"},
     "fresh9": {**_FULL_HALF, "written": "29 Nov 2026"},
     "fresh10": {**_FULL_HALF, "written": "29 Nov 2026"},
+    "fresh11": {**_FULL_HALF, "written": "29 Nov 2026"},
 }
 UNTUNED_HALVES = list(SEEDED_MINIMUMS)
 

@@ -41,6 +41,7 @@ HALVES = (
     "fresh8",
     "fresh9",
     "fresh10",
+    "fresh11",
 )
 TEXT_SUFFIXES = {"", ".md", ".json", ".toml", ".txt", ".yaml", ".yml", ".jsonl", ".cfg", ".ini"}
 

@@ -1,0 +1,1 @@
+// composables/useMoney.ts

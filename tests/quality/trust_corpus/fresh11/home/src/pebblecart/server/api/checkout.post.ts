@@ -1,0 +1,1 @@
+// server/api/checkout.post.ts

@@ -1,0 +1,1 @@
+// server/api/stripe/webhook.post.ts

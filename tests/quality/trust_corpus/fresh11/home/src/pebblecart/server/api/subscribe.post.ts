@@ -1,0 +1,1 @@
+// server/api/subscribe.post.ts

@@ -1,0 +1,1 @@
+// server/tasks/sync-products.ts
