@@ -37,14 +37,10 @@ ASSIGNMENT = re.compile(
 """A key and its one value: `KEY=v`, `key = v`, `key: v`, `"key": v`, a quoted value
 (`version = "~> 5.60"`), a comment after."""
 _SECTION = re.compile(r"^\[+\s*+(?P<name>[\w.\- \"]++)\]+$")
-_OPENS = re.compile(
-    r"^\"?(?P<key>[A-Za-z_][\w.-]*+)\"?\s*+(?::\s*+(?P<brace>[{\[]?)|=?\s*+\{)$"
-)
+_OPENS = re.compile(r"^\"?(?P<key>[A-Za-z_][\w.-]*+)\"?\s*+(?::\s*+(?P<brace>[{\[]?)|=?\s*+\{)$")
 """A YAML key with its values under it, a JSON key opening an object or a list, a HOCON or
 nginx block (`hikari {`), an HCL object (`aws = {`)."""
-_INLINE = re.compile(
-    r"^\"?(?P<key>[A-Za-z_][\w.-]*+)\"?\s*+(?:=|:)\s*+\{(?P<body>[^{}]*+)\}$"
-)
+_INLINE = re.compile(r"^\"?(?P<key>[A-Za-z_][\w.-]*+)\"?\s*+(?:=|:)\s*+\{(?P<body>[^{}]*+)\}$")
 """An object on one line, each of its keys a value: a TOML inline table (`tauri = { version =
 "2.1", features = [] }`), JSON's `"LateFees": { "PerDay": 5 }`, YAML's `limits: {cpu: 2}`."""
 _RANGE_SPACE = re.compile(r"^(>=|<=|~>|==|!=|\^|~|>|<)\s++(?=\d)")
