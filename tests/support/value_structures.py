@@ -356,6 +356,14 @@ ELEVENTH: tuple[Case, ...] = (
          "- The service runs on Python 3.11.", C, SAME),
     Case("version", '```toml\n[tool.poetry.dependencies]\npython = ">= 3.12"\n```',
          "- The service runs on Python 3.13.", N, SAME),
+    # A project's service by its proper name is the one global memory names with the project.
+    Case("port", "| what | port |\n|---|---|\n| shop (puma) | 3000 |",
+         "- Puma listens on 3100 locally.", C),
+    Case("port", "| what | port |\n|---|---|\n| shop (puma) | 3000 |",
+         "- Puma listens on 3100 locally.", N, ("global", "project:blog")),
+    Case("port", "- shop's manager serves health probes on :8082.",
+         "- The manager serves metrics on :8080.", N),
 )  # fmt: skip
-"""Written by the lead on 29 Nov 2026 (issue 94) after reading fresh8's and fresh9's net misses:
-objects on one line (JSON, YAML flow, TOML inline tables) and quoted ranges."""
+"""Written by the lead on 29 Nov 2026 (issue 94) after reading fresh8's and fresh9's misses:
+objects on one line (JSON, YAML flow, TOML inline tables), quoted ranges, a project's service
+in a global table of ports (and fresh10's false one when a role was read as that name)."""

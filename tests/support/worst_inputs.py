@@ -159,6 +159,8 @@ WORST: dict[str, Worst] = {
     "memtab.redact.rules:_SECRET_KEY_NAME": X("", "a_", "x"),
     "memtab.redact.rules:_SECRET_VARIABLE": X("A", "_A", "_KEY!"),
     "memtab.redact.rules:_REFERENCE_VALUE": M("", "a"),
+    "memtab.redact.rules:_GIVEN_NOTHING": M("=", " "),
+    "memtab.redact.rules:_WORDS_AFTER": M("", " ", "!"),
     "memtab.redact.rules:_CODE": M("a", "a.", "!"),
     "memtab.redact.rules:_LOCAL_HOST": X("", "a", "!"),
     "memtab.redact.rules:_PLACEHOLDER_WORDS": S("", "your"),

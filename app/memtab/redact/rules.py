@@ -266,15 +266,26 @@ _NOT_A_SECRET_VALUE = frozenset({"true", "false", "null", "none", "yes", "no", "
 _PATH_OR_ADDRESS = re.compile(r"(?:/|~/|\./|\.\./)|\w+://")
 
 
+_GIVEN_NOTHING = re.compile(r"(?<==)[ \t]")
+_WORDS_AFTER = re.compile(r"[ \t]++[A-Za-z]")
+"""`NAME= word more words`: a name given nothing, then a sentence or a command (a shell's
+`PGPASSWORD= psql …`, "DB_PASSWORD= stays empty locally"); a value ends its line or comes
+before a comment."""
+
+
 def _not_a_variables_secret(match: re.Match[str]) -> bool:
     """A secret-named variable's value that is no secret: a path or an address (`SSH_KEY=
     ~/.ssh/id_ed25519`), a flag, YAML's syntax, a documented default (`DB_PASS=postgres`),
-    code; and, for a
+    code, nothing given (`_GIVEN_NOTHING`); and, for a
     key, token or secret, a word (`SORT_KEY=created_at`, `"updatedAt"`): a key holds a digit (a
     longer word given a token or secret is `secret_named_value`'s)."""
     value = match.group("secret")
     lowered = value.lower()
     if _PATH_OR_ADDRESS.match(value) or lowered in _NOT_A_SECRET_VALUE:
+        return True
+    if _GIVEN_NOTHING.match(match.string, match.start("secret") - 1) and _WORDS_AFTER.match(
+        match.string, match.end("secret")
+    ):
         return True
     if value[0] in "!&*|>":  # YAML's tag, anchor, alias or block (`db_password: !vault |`)
         return True

@@ -190,7 +190,10 @@ def claims_of(text: str, project: str = "", note: str = "") -> tuple[Claim, ...]
             ]
     if project:
         found = [
-            c._replace(key=of_project(c.key, project)) if c.kind == "port" else c for c in found
+            c._replace(key=of_project(c.key, project, named=c.shown[:1].isupper()))
+            if c.kind == "port"
+            else c
+            for c in found
         ]
     return tuple(found)
 

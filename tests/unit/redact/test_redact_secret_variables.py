@@ -40,6 +40,8 @@ SECRET_NAMED = [
     f"storePassword={VALUE}",
     f"keyPassword={VALUE}",
     f"clientSecret: {VALUE}",
+    f"DB_PASSWORD= {VALUE}",
+    f"DB_PASSWORD= {VALUE} # the dev box",
 ]
 NO_SECRET = [
     "PG_PASS=${PG_PASS}",
@@ -56,6 +58,8 @@ NO_SECRET = [
     "storePassword=${KEYSTORE_PASS}",
     "nextPageToken: cursor",
     "showPassword=false",
+    "DB_PASSWORD= stays empty in the example.",
+    "PGPASSWORD= psql -h db01 warehouse",
 ]
 
 

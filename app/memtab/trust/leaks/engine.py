@@ -121,7 +121,7 @@ class FileMentions(NamedTuple):
     secrets: tuple[Mention, ...]
 
 
-MENTIONS_VERSION = "5"
+MENTIONS_VERSION = "6"
 """Bumped when what is read of a file changes (these readers, or the redaction's rules they
 ask what is a secret): a cache of another is read again."""
 

@@ -160,11 +160,14 @@ def port_key(port: Port) -> str:
     return "|".join((" ".join(sorted(port.service)), " ".join(sorted(port.also)), pack(port.scope)))
 
 
-def of_project(key: str, project: str) -> str:
+def of_project(key: str, project: str, *, named: bool = False) -> str:
     """A port's key (`port_key`) in a memory of `project` (its name): a service named by
     some of the project's name's words has the project's name as its other name ("the API"
-    in harbor-api's memory is harbor-api), and one named by the project's name and more, the
-    rest ("the ledgerline API" in ledgerline's memory is its API)."""
+    in harbor-api's memory is harbor-api), one named by the project's name and more, the
+    rest ("the ledgerline API" in ledgerline's memory is its API), and one `named` by a proper
+    name apart from the project's, both ("Puma" in kilnmarket's memory is global memory's
+    "kilnmarket (puma)", not another project's Puma; "the manager" may be any of its
+    processes)."""
     service, also, scope = key.split("|", 2)
     names = service_of(project.replace("-", " ").replace("_", " "))
     words = set(service.split())
@@ -172,6 +175,8 @@ def of_project(key: str, project: str) -> str:
         also = " ".join(sorted(names))
     elif service and not also and names and names < words:
         also = " ".join(sorted(words - names))
+    elif named and service and not also and names and names.isdisjoint(words):
+        also = " ".join(sorted(names | words))
     return "|".join((service, also, scope))
 
 
