@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Protocol
 
 from PySide6 import QtWidgets
 from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
-from PySide6.QtWidgets import QWidget
 
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.activity.own_writes import OwnWrites
@@ -123,7 +122,7 @@ class WindowShell(Protocol):
     def add_dock(self, title: str, name: str, *, below: bool = False) -> QtWidgets.QDockWidget:
         """A hidden panel docked beside the editor (or below the tabs: a list of rows)."""
 
-    def as_widget(self) -> QWidget: ...
+    def as_widget(self) -> QtWidgets.QWidget: ...
     def isActiveWindow(self) -> bool: ...
 
     def activateWindow(self) -> None:

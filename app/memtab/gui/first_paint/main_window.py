@@ -525,10 +525,8 @@ class MainWindow(QMainWindow):
     def add_dock(self, title: str, name: str, *, below: bool = False) -> QtWidgets.QDockWidget:
         """A hidden panel docked at the right, beside the editor (or below the tabs: a list)."""
         dock = named(QtWidgets.QDockWidget(title), name)
-        dock.setFeatures(
-            QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetClosable
-            | QtWidgets.QDockWidget.DockWidgetFeature.DockWidgetMovable
-        )
+        feature = QtWidgets.QDockWidget.DockWidgetFeature
+        dock.setFeatures(feature.DockWidgetClosable | feature.DockWidgetMovable)
         area = (
             Qt.DockWidgetArea.BottomDockWidgetArea
             if below
