@@ -21,10 +21,10 @@ import enum
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeAlias
 
-from PySide6 import QtGui
+from PySide6 import QtGui, QtWidgets
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent
-from PySide6.QtWidgets import QDockWidget, QWidget
+from PySide6.QtWidgets import QWidget
 
 from memtab.fs.slotted import Slotted
 
@@ -221,7 +221,7 @@ class ActionRegistry(QObject):
         return action
 
     def add_panel_toggle(
-        self, action_id: str, text: str, dock: QDockWidget, **options: Any
+        self, action_id: str, text: str, dock: QtWidgets.QDockWidget, **options: Any
     ) -> QtGui.QAction:
         """A checkable action that shows or hides `dock` (which takes the keyboard, Escape
         giving it back); the registry's own, as PySide dropped `toggleViewAction()`'s wrapper."""

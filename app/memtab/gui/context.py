@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Protocol
 
+from PySide6 import QtWidgets
 from PySide6.QtCore import QObject, Signal, SignalInstance, Slot
-from PySide6.QtWidgets import QDockWidget, QWidget
 
 from memtab.components.activity.change_batch import ChangeBatch
 from memtab.components.activity.own_writes import OwnWrites
@@ -119,10 +119,10 @@ class WindowShell(Protocol):
     def show_suggestions(self, workspace_id: str | None) -> None:
         """Show the suggested memories of `workspace_id` in the Memory tab."""
 
-    def add_dock(self, title: str, name: str, *, below: bool = False) -> QDockWidget:
+    def add_dock(self, title: str, name: str, *, below: bool = False) -> QtWidgets.QDockWidget:
         """A hidden panel docked beside the editor (or below the tabs: a list of rows)."""
 
-    def as_widget(self) -> QWidget: ...
+    def as_widget(self) -> QtWidgets.QWidget: ...
     def isActiveWindow(self) -> bool: ...
 
     def activateWindow(self) -> None:

@@ -107,6 +107,10 @@ QT_CLASSES_NEVER_BEFORE_FIRST_PAINT = (
     "QFileDialog",
     "QFontDatabase",
     "QAction",
+    "QDialog",
+    "QDockWidget",
+    "QItemSelection",
+    "QItemSelectionModel",
 )
 
 

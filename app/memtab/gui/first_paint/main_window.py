@@ -14,8 +14,6 @@ from PySide6 import QtGui, QtWidgets
 from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, QSize, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QCloseEvent, QStatusTipEvent
 from PySide6.QtWidgets import (
-    QDialog,
-    QDockWidget,
     QLabel,
     QMainWindow,
     QSizePolicy,
@@ -524,13 +522,11 @@ class MainWindow(QMainWindow):
     def show_suggestions(self, workspace_id: str | None) -> None:
         self.memory_tab.show_suggestions(workspace_id)
 
-    def add_dock(self, title: str, name: str, *, below: bool = False) -> QDockWidget:
+    def add_dock(self, title: str, name: str, *, below: bool = False) -> QtWidgets.QDockWidget:
         """A hidden panel docked at the right, beside the editor (or below the tabs: a list)."""
-        dock = named(QDockWidget(title), name)
-        dock.setFeatures(
-            QDockWidget.DockWidgetFeature.DockWidgetClosable
-            | QDockWidget.DockWidgetFeature.DockWidgetMovable
-        )
+        dock = named(QtWidgets.QDockWidget(title), name)
+        feature = QtWidgets.QDockWidget.DockWidgetFeature
+        dock.setFeatures(feature.DockWidgetClosable | feature.DockWidgetMovable)
         area = (
             Qt.DockWidgetArea.BottomDockWidgetArea
             if below
@@ -543,7 +539,7 @@ class MainWindow(QMainWindow):
         dock.hide()
         return dock
 
-    def _first_height(self, dock: QDockWidget, visible: bool) -> None:
+    def _first_height(self, dock: QtWidgets.QDockWidget, visible: bool) -> None:
         """A list docked below first takes a third of the window's height, not all its
         rows want: Trust took 308 of 728 px and left the tree 51."""
         if visible and not dock.property("sized"):
@@ -560,7 +556,7 @@ class MainWindow(QMainWindow):
         if not self.is_closing:
             self.part(OWN_ACTIONS).add_workspace()
 
-    def exec_dialog(self, dialog: QDialog) -> int:
+    def exec_dialog(self, dialog: QtWidgets.QDialog) -> int:
         """Run a modal dialog (a seam for tests, which answer it instead)."""
         return dialog.exec()
 

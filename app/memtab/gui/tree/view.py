@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
+from PySide6 import QtCore
 from PySide6.QtCore import (
     QEvent,
-    QItemSelection,
-    QItemSelectionModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -607,7 +606,7 @@ class MemoryTreeView(QTreeView):
         """Ctrl+A: every file and folder row shown (what Delete, a drag or Copy to… act
         on), never a section header, a message or a search result's line."""
         model = self.memory_model()
-        selection = QItemSelection()
+        selection = QtCore.QItemSelection()
         for node in model.nodes():
             if node.kind not in (NodeKind.FILE, NodeKind.DIRECTORY):
                 continue
@@ -617,7 +616,7 @@ class MemoryTreeView(QTreeView):
                 parent = parent.parent()
             if not parent.isValid():  # every row above it is open
                 selection.select(index, index)
-        flags = QItemSelectionModel.SelectionFlag
+        flags = QtCore.QItemSelectionModel.SelectionFlag
         self.selectionModel().select(selection, flags.ClearAndSelect | flags.Rows)
 
     def selected_nodes(self) -> list[TreeNode]:
