@@ -146,6 +146,8 @@ FIRST: tuple[Case, ...] = (
           "- Never commit straight to `main`.", C, WORKSPACE),
     _case("scopes", "- Always open a draft PR first.", "- Don't open draft PRs in this repo.", C,
           SCOPES),
+    _case("scopes", "- Always add type hints to new Python functions.",
+          "- Don't add type hints to new Python functions in shop.", C, SCOPES),
     _case("scopes", "- You must sign off every commit (DCO).",
           "- You must not sign off commits here.", C, SCOPES),
     _case("scopes", "- Feature flags must be removed after launch.",

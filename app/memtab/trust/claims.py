@@ -189,13 +189,22 @@ def claims_of(text: str, project: str = "", note: str = "") -> tuple[Claim, ...]
                 if (kept := _owned(claim[1:], owner)) is not None
             ]
     if project:
-        found = [
-            c._replace(key=of_project(c.key, project, named=c.shown[:1].isupper()))
-            if c.kind == "port"
-            else c
-            for c in found
-        ]
+        found = [_of_project(c, project) for c in found]
     return tuple(found)
+
+
+def _of_project(claim: Claim, project: str) -> Claim:
+    """A claim of a project's memory as the project's: its service's other name (`ports.
+    of_project`), and a rule's action without the project's name — in its own memory "in
+    tallyroom" says where, as "here" does ("Never rebase in tallyroom": never rebase)."""
+    if claim.kind == "port":
+        return claim._replace(key=of_project(claim.key, project, named=claim.shown[:1].isupper()))
+    if claim.kind == "always-never":
+        names = set(stems_of(project.replace("-", " ").replace("_", " ")))
+        action = [stem for stem in claim.key.split() if stem.strip("'") not in names]
+        if action and len(action) < len(claim.key.split()):
+            return claim._replace(key=" ".join(action))
+    return claim
 
 
 def _row_value(attached: Attached) -> tuple[tuple[str, str, str, str], ...]:
