@@ -122,7 +122,7 @@ ROWS: tuple[Row, ...] = (
             "cli/health/contradictions_commands.py",
             "cli/health/leaks_commands.py",
         ),
-        11_156,
+        11_188,
         "issue 94: the English readers deleted (12,580 → 10,980; t104: -330, the readers that "
         "found nothing on any of seven halves, tests/quality/reader_ablation.py); +167: blame "
         "kept between runs, a "
@@ -150,7 +150,11 @@ ROWS: tuple[Row, ...] = (
         "(read on fresh8's misses: perfect judge contradictions 21 → 25 of 34); +34: a project "
         "whose name is a word said as a proper name's possessive in global memory ('kilnmarket's "
         "Stripe account'; fresh, fresh3, fresh8, fresh9 each +1 leak, none false); +2: one "
-        "program's two targets are two jobs (fresh10's false contradiction, untuned)",
+        "program's two targets are two jobs (fresh10's false contradiction, untuned); +32: the net "
+        "asks an HCL object's and a one-line object's values and a config key's camel-case words "
+        "(perfect judge fresh8 25 → 26, fresh9 27 → 28, fresh10 31 → 33 of 37), a project's "
+        "service by its proper name in a global table and its name in its own rules (fresh "
+        "11 → 12, fresh8 4 → 5, fresh11 9 → 10 untuned)",
     ),
     Row(
         "store core (scopes, fs, locks, caches)",
@@ -350,7 +354,7 @@ ROWS: tuple[Row, ...] = (
     Row(
         "redaction",
         ("redact/",),
-        943,
+        950,
         "hold; +23 in issue 95: secret-named variables redacted, variable names left as names; "
         "+6: a license serial; +12: a text tried only by the rules whose needles it holds (a "
         "40,000-lesson reply's dump redacted in 7 s, was 32 s); +16 issue 94: a random value "
@@ -367,7 +371,8 @@ ROWS: tuple[Row, ...] = (
         "line of a secret over several lines (read on fresh8's and fresh9's misses after their "
         "untuned measure: leaks 19 → 21 of 22, 17 → 19); +6: a Tailscale key by its documented "
         "prefix (fresh10's one missed secret); +8: a text's lines redacted in one pass over its "
-        "hidden ranges (a 100 KB refusal of secret lines no longer lines × ranges)",
+        "hidden ranges (a 100 KB refusal of secret lines no longer lines × ranges); +7: `NAME= ` "
+        "then more words gives no value (fresh11's one false secret)",
     ),
     Row(
         "the command line's own frame (main, common, options)",
