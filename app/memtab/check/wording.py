@@ -95,7 +95,8 @@ _NOT_YET = _Words(
     "next", "new file", "generate",
     "generated", "generates", "output", "outputs", "writes to", "written to", "produces",
     "emits", "wip", "draft", "idea", "tbd", "to be created", "to be added", "to be made",
-    "to be written", "not yet", "ignored", "gitignored", "git-ignored",
+    "to be written", "not yet", "ignored", "gitignored", "git-ignored", "compiled",
+    "not committed", "uncommitted", "not checked in",
     "생성", "예정", "계획", "할 것", "만들", "创建", "将", "计划", "待办", "作成", "予定",
 )  # fmt: skip
 
@@ -222,6 +223,15 @@ _NAMING = _Words(
     "template", "templates", "pattern", "patterns", "named", "naming", "convention",
     "conventions", "like",
 )  # fmt: skip
+
+
+# A sentence naming a repository ("In the mobile repo, …", "upstream"): a path it names
+# whose first folder is not in the checkout may be that repository's.
+_REPOSITORY = _Words("repo", "repos", "repository", "repositories", "upstream")
+
+
+def names_a_repository(sentence: str) -> bool:
+    return _REPOSITORY.search(sentence)
 
 
 def names_a_pattern(sentence: str) -> bool:

@@ -54,6 +54,9 @@ def missing(repo: Path, text: str) -> list[str]:
         # A folder, its own code span, though its first folder is not in the checkout:
         "- `ops/charts/` holds the release chart",
         "- The Terraform for the bucket lives in `infra/tf/`.",
+        # A file, its own code span, though its first folder is not in the checkout:
+        "- The seed SQL is `seeds/dev.sql`.",
+        "- Charts are in `assets/js/hooks/chart.js`.",
     ],
 )
 def test_a_path_of_the_checkout_that_is_not_there_is_reported(repo: Path, line: str) -> None:
@@ -86,7 +89,15 @@ def test_an_absolute_path_inside_the_checkout_is_checked(repo: Path) -> None:
         "- Branch `feature/auth-timeout` is merged into `origin/main`.",
         "- Releases are cut from `release/` branches, as in `release/2.4`",  # one part
         "- The chart is at `deploy/k8s/`",  # a folder, its own code span, and there
-        "- The build writes `dist/app.js`; logs go to `logs/app.log`.",
+        "- The build writes `dist/app.js`.",
+        # A path in a code span of its own, its first folder nowhere, that is no file of the
+        # checkout: a release's asset, a branch, another repository's, build output.
+        "- Download `cli-v2.4.1/cli-linux.tar.gz` from the release.",
+        "- Tags like `release/v2.4` are cut on Fridays.",
+        "- The other repo's `cmd/tern/main.go` does the same.",
+        "- In the mobile repo, `screens/Pay.tsx` does this.",
+        "- Compiled CSS goes to `static/css/app.css` and is not committed.",
+        "- The seed SQL is seeds/dev.sql.",  # prose: two words and a dot may be a name
         "- and/or client/server trade-offs",
         "- Migrations in `migrations/`; routers under `routers/`.",  # one part: relative
         "- Create `docs/guide/next.md` next.",
@@ -148,6 +159,13 @@ def test_a_finding_names_the_line_and_proposes_the_move_as_the_line_fixed(
 def test_a_file_git_ignores_is_not_missing_even_named_plainly(tmp_path: Path, repo: Path) -> None:
     home, _ = home_with_project(tmp_path, repo, {"n.md": "- Bundle at `dist/js/app.js`.\n"})
     (repo / "dist").mkdir()  # the folder exists (a build ran); the file does not
+    assert of_kind(check(home, tmp_path), "missing-path") == []
+
+
+def test_a_file_git_ignores_is_not_missing_though_its_first_folder_is_nowhere(
+    tmp_path: Path, repo: Path
+) -> None:
+    home, _ = home_with_project(tmp_path, repo, {"n.md": "- Logs go to `logs/app.log`.\n"})
     assert of_kind(check(home, tmp_path), "missing-path") == []
 
 
