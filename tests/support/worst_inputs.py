@@ -85,6 +85,7 @@ WORST: dict[str, Worst] = {
     "memtab.check.rules.paths:_SHOUTED_PLACEHOLDER": M("A", "_A", "!"),
     "memtab.check.rules.paths:_NUMBERS": M("", "1.", "x"),
     "memtab.check.rules.paths:_EXTENSION": S("", ".a"),
+    "memtab.check.scripts:_MIX_APP": F("", "app: "),
     "memtab.check.rules.paths:_FILE_EXTENSION": S("", ".a"),
     "memtab.check.rules.paths:_VERSIONED": S("", "1."),
     "memtab.check.rules.paths:_POSSESSIVE": S("", "a's"),

@@ -161,6 +161,30 @@ def test_script_targets(repo: Path, text: str, expected: list[str]) -> None:
     assert subjects(repo, text, *ALL) == expected
 
 
+MIX_PROJECT = {
+    "mix.exs": 'def project, do: [app: :tidevann, aliases: ["tidevann.setup": ["deps.get"]]]\n',
+    "lib/mix/tasks/tidevann.seed_gauges.ex": "defmodule Mix.Tasks.Tidevann.SeedGauges do\nend\n",
+    "lib/mix/tasks/prune.ex": "defmodule Mix.Tasks.Tidevann.Readings.Prune do\nend\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("- `mix tidevann.import_gauges` loads the CSV\n", ["mix tidevann.import_gauges"]),
+        ("- `mix tidevann.seed_gauges` seeds the gauges\n", []),  # its task file
+        ("- `mix tidevann.readings.prune` prunes\n", []),  # a file named for its last part
+        ("- `mix tidevann.setup` on a fresh clone\n", []),  # an alias of mix.exs
+        ("- `mix phx.server` serves it; `mix ecto.migrate` first\n", []),  # dependencies'
+    ],
+)
+def test_a_mix_task_of_the_project_s_own_app_is_looked_for(
+    tmp_path: Path, text: str, expected: list[str]
+) -> None:
+    repo = make_checkout(tmp_path / "tidevann", MIX_PROJECT)
+    assert subjects(repo, text, "mix") == expected
+
+
 def test_a_target_of_a_tool_without_its_file_is_reported(tmp_path: Path) -> None:
     repo = make_checkout(tmp_path / "r", {"src/a.py": ""})
     [problem] = problems(repo, "- `make test` runs everything\n", "make")
