@@ -96,6 +96,7 @@ def test_an_absolute_path_inside_the_checkout_is_checked(repo: Path) -> None:
         "- Tags like `release/v2.4` are cut on Fridays.",
         "- The other repo's `cmd/tern/main.go` does the same.",
         "- In the mobile repo, `screens/Pay.tsx` does this.",
+        "- Fastify's `lib/route.js` does the same.",
         "- Compiled CSS goes to `static/css/app.css` and is not committed.",
         "- The seed SQL is seeds/dev.sql.",  # prose: two words and a dot may be a name
         "- and/or client/server trade-offs",
