@@ -82,6 +82,26 @@ def _read_text(path: Path) -> str:
     return read_regular_file(path, limit=MAX_MANIFEST_BYTES).decode("utf-8", "replace")
 
 
+# mix.exs's `project/0`: `[app: :tidevann, version: …]`.
+_MIX_APP = re.compile(r"\bapp:\s*+:(\w++)")
+
+
+@dataclass(frozen=True)
+class MixProject:
+    """mix.exs as a check reads it: its apps' names, and its text (an alias it defines)."""
+
+    apps: frozenset[str] = frozenset()
+    text: str = ""
+
+
+def mix_project(path: Path) -> MixProject:
+    try:
+        text = _read_text(path)
+    except OSError:
+        return MixProject()
+    return MixProject(frozenset(_MIX_APP.findall(text)), text)
+
+
 def _parse_toml(text: str) -> dict[str, Any]:
     """A TOML definition file's document; ValueError (TOMLDecodeError) when it is not TOML."""
     # lazy: tomllib (~0.13 MiB traced) for a checkout with a TOML manifest only

@@ -72,9 +72,19 @@ _FAILED_OR_PAST = _Words(
     "error", "errors",
 )  # fmt: skip
 # An old thing may have gone since — unless the sentence says it is "still" there: "The old
-# manifests under `deploy/k8s/` are still there for reference" states where they are now.
+# manifests under `deploy/k8s/` are still there for reference", "The old module sits in
+# `modules/x/` until the migration is confirmed" state where they are now.
 _AGED = _Words("old", "older")
-_STILL = _Words("still")
+# "older than two years": a comparison the line makes, not an old thing it names.
+_OLDER_THAN = re.compile(r"\bolder than\b", re.IGNORECASE)
+
+
+def _aged(text: str) -> bool:
+    """Whether the text speaks of an old thing (`_AGED`), not of one older than another."""
+    return _AGED.search(_OLDER_THAN.sub(" ", text) if "older than" in text.lower() else text)
+
+
+_STILL = _Words("still", "until")
 _ARROW = re.compile(r"->|→|=>|⇒")
 # What lies beside an arrow, up to a code span or path (blanked to 2+ spaces in a line's
 # words), punctuation or another arrow: two words or more are a description.
@@ -95,7 +105,8 @@ _NOT_YET = _Words(
     "next", "new file", "generate",
     "generated", "generates", "output", "outputs", "writes to", "written to", "produces",
     "emits", "wip", "draft", "idea", "tbd", "to be created", "to be added", "to be made",
-    "to be written", "not yet", "ignored", "gitignored", "git-ignored",
+    "to be written", "not yet", "ignored", "gitignored", "git-ignored", "compiled",
+    "not committed", "uncommitted", "not checked in",
     "생성", "예정", "계획", "할 것", "만들", "创建", "将", "计划", "待办", "作成", "予定",
 )  # fmt: skip
 
@@ -152,6 +163,17 @@ _MAKES_A_THING = re.compile(
 
 # "next to": beside, not the next thing to do.
 _NEXT_TO = re.compile(r"\bnext to\b", re.IGNORECASE)
+# "once a month", "run once per account": how often, not a condition ("once it lands").
+_HOW_OFTEN = re.compile(
+    r"\bonce (?:a|an|per|every|each|more|again|daily|weekly|monthly|nightly|yearly)\b"
+    r"|\b(?:at|only|just|exactly) once\b",
+    re.IGNORECASE,
+)
+
+
+def _without_how_often(text: str) -> str:
+    """`text` with each "once" that says how often blanked (`_HOW_OFTEN`)."""
+    return _HOW_OFTEN.sub(" ", text) if "once" in text.lower() else text
 
 
 @functools.lru_cache(maxsize=4096)
@@ -159,8 +181,9 @@ def _read(text: str) -> tuple[bool, bool, bool, bool]:
     """What a line says (gone, an example, not there yet, planned), worked out once."""
     plans = _MAKES_A_THING.sub(" ", text) if "creat" in text.lower() else text
     plans = _NEXT_TO.sub(" ", plans) if "next to" in plans.lower() else plans
+    plans = _without_how_often(plans)
     return (
-        _GONE.search(text) or _FAILED_OR_PAST.search(text) or _AGED.search(text) or _changes(text),
+        _GONE.search(text) or _FAILED_OR_PAST.search(text) or _aged(text) or _changes(text),
         _EXAMPLE.search(text),
         _NOT_YET.search(plans),
         _PLANNED.search(plans),
@@ -224,6 +247,26 @@ _NAMING = _Words(
 )  # fmt: skip
 
 
+# A sentence naming a repository ("In the mobile repo, …", "upstream"): a path it names
+# whose first folder is not in the checkout may be that repository's.
+_REPOSITORY = _Words("repo", "repos", "repository", "repositories", "upstream")
+
+
+def names_a_repository(sentence: str) -> bool:
+    return _REPOSITORY.search(sentence)
+
+
+# A sentence placing what it names at the checkout's root ("`openapi.yaml` at the repo root").
+_AT_THE_ROOT = _Words(
+    "repo root", "repository root", "project root", "root of the repo",
+    "root of the repository", "root of the project",
+)  # fmt: skip
+
+
+def places_at_the_root(sentence: str) -> bool:
+    return _AT_THE_ROOT.search(sentence)
+
+
 def names_a_pattern(sentence: str) -> bool:
     """Whether a glob's sentence gives it as a pattern names follow (see `_NAMING`)."""
     return _NAMING.search(sentence)
@@ -231,6 +274,11 @@ def names_a_pattern(sentence: str) -> bool:
 
 def is_example(text: str) -> bool:
     return _read(text)[1]
+
+
+def says_still_there(sentence: str) -> bool:
+    """Whether a sentence says what it names is still there (see `_STILL`)."""
+    return _STILL.search(sentence)
 
 
 def names_paths_as_they_are(text: str) -> bool:
@@ -245,9 +293,9 @@ def hedged(sentence: str) -> bool:
     """Whether a sentence is a condition, a future or a maybe (see `_MAYBE`), or speaks of
     the past or a failure (`_FAILED_OR_PAST`), or of an old thing not said to be still there."""
     return (
-        _MAYBE.search(sentence)
+        _MAYBE.search(_without_how_often(sentence))
         or _FAILED_OR_PAST.search(sentence)
-        or (_AGED.search(sentence) and not _STILL.search(sentence))
+        or (_aged(sentence) and not _STILL.search(sentence))
         or _CONTRACTED_WILL.search(sentence) is not None
     )
 

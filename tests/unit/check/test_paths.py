@@ -54,6 +54,9 @@ def missing(repo: Path, text: str) -> list[str]:
         # A folder, its own code span, though its first folder is not in the checkout:
         "- `ops/charts/` holds the release chart",
         "- The Terraform for the bucket lives in `infra/tf/`.",
+        # A file, its own code span, though its first folder is not in the checkout:
+        "- The seed SQL is `seeds/dev.sql`.",
+        "- Charts are in `assets/js/hooks/chart.js`.",
     ],
 )
 def test_a_path_of_the_checkout_that_is_not_there_is_reported(repo: Path, line: str) -> None:
@@ -86,7 +89,16 @@ def test_an_absolute_path_inside_the_checkout_is_checked(repo: Path) -> None:
         "- Branch `feature/auth-timeout` is merged into `origin/main`.",
         "- Releases are cut from `release/` branches, as in `release/2.4`",  # one part
         "- The chart is at `deploy/k8s/`",  # a folder, its own code span, and there
-        "- The build writes `dist/app.js`; logs go to `logs/app.log`.",
+        "- The build writes `dist/app.js`.",
+        # A path in a code span of its own, its first folder nowhere, that is no file of the
+        # checkout: a release's asset, a branch, another repository's, build output.
+        "- Download `cli-v2.4.1/cli-linux.tar.gz` from the release.",
+        "- Tags like `release/v2.4` are cut on Fridays.",
+        "- The other repo's `cmd/tern/main.go` does the same.",
+        "- In the mobile repo, `screens/Pay.tsx` does this.",
+        "- Fastify's `lib/route.js` does the same.",
+        "- Compiled CSS goes to `static/css/app.css` and is not committed.",
+        "- The seed SQL is seeds/dev.sql.",  # prose: two words and a dot may be a name
         "- and/or client/server trade-offs",
         "- Migrations in `migrations/`; routers under `routers/`.",  # one part: relative
         "- Create `docs/guide/next.md` next.",
@@ -148,6 +160,13 @@ def test_a_finding_names_the_line_and_proposes_the_move_as_the_line_fixed(
 def test_a_file_git_ignores_is_not_missing_even_named_plainly(tmp_path: Path, repo: Path) -> None:
     home, _ = home_with_project(tmp_path, repo, {"n.md": "- Bundle at `dist/js/app.js`.\n"})
     (repo / "dist").mkdir()  # the folder exists (a build ran); the file does not
+    assert of_kind(check(home, tmp_path), "missing-path") == []
+
+
+def test_a_file_git_ignores_is_not_missing_though_its_first_folder_is_nowhere(
+    tmp_path: Path, repo: Path
+) -> None:
+    home, _ = home_with_project(tmp_path, repo, {"n.md": "- Logs go to `logs/app.log`.\n"})
     assert of_kind(check(home, tmp_path), "missing-path") == []
 
 
@@ -314,6 +333,55 @@ def test_a_file_name_alone_in_code_is_looked_for_anywhere_in_the_checkout(
     ],
 )
 def test_a_path_the_line_says_is_still_to_be_made_is_not_missing(
+    repo: Path, line: str, found: list[str]
+) -> None:
+    assert missing(repo, line + "\n") == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # An old thing said to be there until something happens is there now.
+        ("- The old module sits in `src/acme/legacy/` until the migration is confirmed.\n", 1),
+        # A sentence saying it is still there, beside one saying something else moved.
+        ("- The old admin in `src/acme/admin/` still builds; leave it until it has moved.\n", 1),
+        # Under a heading of what is gone, a line saying its path is still there.
+        ("## Legacy\n\n- The old routes are still under `src/acme/routes_v1/` for reference.\n", 1),
+        # What the heading or the path's own sentence says is gone stays silent.
+        ("## Legacy\n\n- The old routes were under `src/acme/routes_v1/`.\n", 0),
+        ("- `src/acme/admin/` was removed, though the docs still name it.\n", 0),
+        ("- The old module was in `src/acme/legacy/` until 2024.\n", 0),
+    ],
+)
+def test_a_path_its_sentence_says_is_still_there_is_checked_whatever_else_the_line_says(
+    repo: Path, text: str, found: int
+) -> None:
+    assert len(missing(repo, text)) == found
+
+
+@pytest.mark.parametrize(
+    ("line", "found"),
+    [
+        ("- The state bucket comes from `src/acme/bootstrap.py`, run once per account.", 1),
+        ("- `src/acme/report.py` runs once a month.", 1),
+        ("- `src/acme/report.py` runs once the migration lands.", 0),  # a condition
+        ("- Once it is merged, `src/acme/report.py` holds the report.", 0),
+    ],
+)
+def test_a_once_that_says_how_often_is_no_condition(repo: Path, line: str, found: int) -> None:
+    assert len(missing(repo, line + "\n")) == found
+
+
+@pytest.mark.parametrize(
+    ("line", "found"),
+    [
+        ("- The station list is in `stations.toml` at the repo root.", ["stations.toml"]),
+        ("- `openapi.yaml` at the root of the repository is the contract.", ["openapi.yaml"]),
+        ("- The station list is in `stations.toml`.", []),  # a data file may be any program's
+        ("- `app.yaml` at the repo root holds the chart.", []),  # there, though not at the root
+    ],
+)
+def test_a_file_its_sentence_places_at_the_root_is_looked_for(
     repo: Path, line: str, found: list[str]
 ) -> None:
     assert missing(repo, line + "\n") == found

@@ -161,6 +161,33 @@ def test_script_targets(repo: Path, text: str, expected: list[str]) -> None:
     assert subjects(repo, text, *ALL) == expected
 
 
+MIX_PROJECT = {
+    "mix.exs": 'def project, do: [app: :tidevann, aliases: ["tidevann.setup": ["deps.get"]]]\n',
+    "lib/mix/tasks/tidevann.seed_gauges.ex": "defmodule Mix.Tasks.Tidevann.SeedGauges do\nend\n",
+    "lib/mix/tasks/prune.ex": "defmodule Mix.Tasks.Tidevann.Readings.Prune do\nend\n",
+}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("- `mix tidevann.import_gauges` loads the CSV\n", ["mix tidevann.import_gauges"]),
+        ("- `mix tidevann.seed_gauges` seeds the gauges\n", []),  # its task file
+        ("- `mix tidevann.readings.prune` prunes\n", []),  # a file named for its last part
+        ("- `mix tidevann.setup` on a fresh clone\n", []),  # an alias of mix.exs
+        ("- `mix phx.server` serves it; `mix ecto.migrate` first\n", []),  # dependencies'
+        # Readings older than two years are no old thing the line names.
+        ("- `mix tidevann.trim` deletes readings older than two years\n", ["mix tidevann.trim"]),
+        ("- The old `mix tidevann.trim` deleted readings\n", []),
+    ],
+)
+def test_a_mix_task_of_the_project_s_own_app_is_looked_for(
+    tmp_path: Path, text: str, expected: list[str]
+) -> None:
+    repo = make_checkout(tmp_path / "tidevann", MIX_PROJECT)
+    assert subjects(repo, text, "mix") == expected
+
+
 def test_a_target_of_a_tool_without_its_file_is_reported(tmp_path: Path) -> None:
     repo = make_checkout(tmp_path / "r", {"src/a.py": ""})
     [problem] = problems(repo, "- `make test` runs everything\n", "make")
@@ -210,6 +237,19 @@ def test_a_target_of_a_tool_without_its_file_is_reported(tmp_path: Path) -> None
         # A companion named after a well-known tool; a file named after one is no program.
         ("- Profile the exporter with `dotnet-trace collect`\n", ["dotnet-trace"]),
         ("- Ports are in `docker-compose.yml services`\n", []),
+        # The folder commands run in is an operand only a path is; an option holds a file.
+        ("- `trufflehog .` scans the tree before a push\n", ["trufflehog"]),
+        ("- `reportgen -reports:cov.cobertura.xml -targetdir:out` for HTML\n", ["reportgen"]),
+        ("- `Release .` and `Build -c:Debug` in the menu\n", []),  # no program's name
+        # A well-known tool named alone, in a sentence that uses it; named as a thing, not.
+        ("- Benchmarks compare with `hyperfine` against the release build\n", ["hyperfine"]),
+        ("- I poke at the database using `pgcli`.\n", ["pgcli"]),
+        ("- `gofmt` formatting differences fail CI\n", []),
+        ("- Verify the code passes `golangci-lint` first\n", []),
+        ("- Deploy with `default` settings\n", []),  # a word, not a tool
+        # How often is no plan; a condition is.
+        ("- `sqlc generate` once a week\n", ["sqlc"]),
+        ("- `sqlc generate` once the schema lands\n", []),
     ],
 )
 def test_programs_that_are_not_installed(repo: Path, text: str, expected: list[str]) -> None:

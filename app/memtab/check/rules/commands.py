@@ -5,9 +5,12 @@ shell would split without error, whose first word is a program name. Inline code
 command when its program is a well-known developer tool (`known_programs.py`) or one's
 companion named after it (`dotnet-trace collect`, `cargo-nextest run`), when it
 gives its program an option and an operand (`picocom -b 115200 /dev/ttyACM0`, `atlas
-schema inspect --url "$DATABASE_URL"`: a variable's expansion too), or when an operand is
-a path as only a path is written (`maestro test flows/`, `lint ./src`, `x run ci/app.yml`): a
-span like `about get` or `reset --hard` is a sub-command quoted in prose, not a program. A
+schema inspect --url "$DATABASE_URL"`: a variable's expansion, an option's own value
+`-reports:cov.xml` too), or when an operand is a path as only a path is written (`maestro
+test flows/`, `lint ./src`, `x run ci/app.yml`, `tfsec .`): a span like `about get` or
+`reset --hard` is a sub-command quoted in prose, not a program. A well-known tool named
+alone is a command where the words before it use it ("compare with `hyperfine`"), not
+where they name it as a thing ("`gofmt` formatting", "the `vercel` CLI"). A
 line of a block marked as shell (```bash, ```sh…) is a command whatever its program; a
 `$ ` prompt marks one in any block. Chains (`&&`, `||`, `;`, `|`) are split; `cd DIR &&`
 sets the directory of what follows; `sudo`, `env`, `time`, assignments (`FOO=1 make`)
@@ -90,8 +93,22 @@ def commands_of(line: Line) -> Iterator[Command]:
             yield from _known(span[powershell.end() :])
         elif _may_be_a_command(span):  # a well-known tool's command, not a quoted name
             yield from _known(span)
-        elif _OPTION.search(span) or ("/" in span and " " in span.strip()):
+        elif _OPTION.search(span) or (("/" in span or " ." in span) and " " in span.strip()):
             yield from _with_options(span)
+        elif span.strip() in KNOWN_PROGRAMS and _used(line, span):
+            yield Command((span.strip(),), None)
+
+
+# What a sentence says a tool is used by ("Benchmarks compare with `hyperfine`"): named alone,
+# a well-known tool is run, where named as a thing it may be a kind (`gofmt` formatting),
+# a CI check ("passes `golangci-lint`") or a CLI the note speaks of.
+_USED_BY = re.compile(r"\b(?:with|using|via|through)\s++`++$", re.IGNORECASE)
+
+
+def _used(line: Line, span: str) -> bool:
+    """Whether the words right before the code span `span` say it is used (`_USED_BY`)."""
+    at = line.text.find(f"`{span}`")
+    return at > 0 and _USED_BY.search(line.text, max(0, at - 12), at + 1) is not None
 
 
 # Commands that make what they are given, so it need not be there before them: each operand
@@ -135,13 +152,14 @@ def _well_known(program: str) -> bool:
     return program in CODE_PROGRAMS or companion_of in KNOWN_PROGRAMS
 
 
-# An option word (`-b`, `--force`, `--out=x`): what a command line gives, and prose does not.
-_OPTION = re.compile(r"(?<!\S)--?[A-Za-z][\w-]*+(?:=\S*+)?(?!\S)")
+# An option word (`-b`, `--force`, `--out=x`, .NET's `-reports:x`): what a command line
+# gives, and prose does not.
+_OPTION = re.compile(r"(?<!\S)--?[A-Za-z][\w-]*+(?:[=:]\S*+)?(?!\S)")
 # An operand a program is given: a number, a path, a file name, a variable's expansion
-# (`115200`, `/dev/ttyACM0`, `k.pem`, `$DATABASE_URL`). A sub-command quoted with its flag
-# (git's `reset --hard`) gives none.
+# (`115200`, `/dev/ttyACM0`, `k.pem`, `cov.cobertura.xml`, `$DATABASE_URL`). A sub-command
+# quoted with its flag (git's `reset --hard`) gives none.
 _OPERAND = re.compile(
-    r"^(?:\d[\d.:]*|[\w.~-]*/[\w./~-]*|[\w-]+\.[A-Za-z]\w*|\$\{?[A-Za-z_]\w*\}?\S*)$"
+    r"^(?:\d[\d.:]*|[\w.~-]*/[\w./~-]*|[\w-]++(?:\.[\w-]++)*\.[A-Za-z]\w*+|\$\{?[A-Za-z_]\w*\}?\S*)$"
 )
 # A path only a path is written as, an operand alone proving a command line: a folder
 # (`flows/`), one from here, home or the root (`./src`, `~/x`, `/dev/x`), a file in a folder
@@ -149,6 +167,7 @@ _OPERAND = re.compile(
 # (`import os.path`, `use Node.js`).
 _PATH_OPERAND = re.compile(
     r"^(?:\.{0,2}/|~/)[\w./~-]*$|^[\w.-]+(?:/[\w.-]+)*/$|^(?:[\w.-]+/)+[\w-]+\.[A-Za-z]\w{0,7}$"
+    r"|^\.\.?$"
 )
 # A program as a command line names it: lowercase, no file extension (`x.py` is a path).
 _PROGRAM_NAME = re.compile(r"^[a-z][a-z0-9_+-]*+$")
@@ -161,11 +180,21 @@ def _with_options(text: str) -> Iterator[Command]:
         if _PROGRAM_NAME.match(command.program) and (
             (
                 any(_OPTION.fullmatch(word) for word in command.arguments)
-                and any(_OPERAND.match(word) for word in command.arguments)
+                and any(_OPERAND.match(word) for word in _operands(command.arguments))
             )
             or any(_PATH_OPERAND.match(word) for word in command.arguments)
         ):
             yield command
+
+
+def _operands(arguments: tuple[str, ...]) -> Iterator[str]:
+    """Each argument, and the value an option holds (`-reports:cov.xml`'s `cov.xml`)."""
+    for word in arguments:
+        yield word
+        if word.startswith("-"):
+            cut = min((at for at in (word.find("="), word.find(":")) if at > 0), default=0)
+            if cut:
+                yield word[cut + 1 :]
 
 
 def _may_be_a_command(span: str) -> bool:

@@ -7,11 +7,13 @@ Only what is clearly a path of the checkout is checked (docs/formats.md §19.3):
   `owner/repo`, `application/json` and a path in another repository are not), or in a
   folder the line or its heading names or `cd`s to (`In services/api, … src/main.ts`), or
   nowhere but a file of the checkout ends with its folder and name (moved), or a folder
-  that is a code span of its own (`deploy/helm/`: its trailing `/`); `./file`; an
-  absolute path inside the checkout (`~/src/app/x.py` too, `~` the user's home); a code
-  span that is one file name of source code or a tool's config (`jest.config.ts`; not
-  named after the project, as its users' files are), missing when no file of the
-  checkout has that name;
+  or file that is a code span of its own (`deploy/helm/`, `docs/openapi.json`: not after
+  a possessive, in a sentence naming a repository, nor under a version's folder);
+  `./file`; an absolute path inside the checkout (`~/src/app/x.py` too, `~` the user's
+  home); a code span that is one file name of source code or a tool's config
+  (`jest.config.ts`; not named after the project, as its users' files are) or any file
+  its sentence places at the root ("`stations.toml` at the repo root"), missing when no
+  file of the checkout has that name;
 - in a code span, a shell line, or prose — in prose only with a file extension, a
   trailing `/` or three parts (`and/or`, `client/server` are words);
 - a glob in a code span or a shell line (`packages/*/lib/`, `tests/**/*.snap`) whose first
@@ -22,8 +24,9 @@ Only what is clearly a path of the checkout is checked (docs/formats.md §19.3):
   dependencies (`dist/`, `node_modules/`, anything the repository ignores), a cluster's
   resource in a `kubectl` or `oc` command (`logs deploy/api`: a Deployment, where `-f
   deploy/api.yaml` is a file);
-- never on a line that says the path is gone, moved or renamed, gives it as an example,
-  or speaks of it as not there yet, nor in a sentence that is a condition or a future
+- never on a line that says the path is gone, moved or renamed (or under a heading that
+  does), gives it as an example, or speaks of it as not there yet — unless the path's own
+  sentence says it is still there — nor in a sentence that is a condition or a future
   (`check.wording`), nor in a command run on another machine or in a container.
 
 A missing file whose name is the name of exactly one other file in the checkout was
@@ -45,8 +48,11 @@ from memtab.check.wording import (
     hedged,
     is_open_section,
     names_a_pattern,
+    names_a_repository,
     names_paths_as_they_are,
+    places_at_the_root,
     says_gone_under,
+    says_still_there,
 )
 from memtab.fs.globs import MAX_PARTS, is_glob
 
@@ -78,6 +84,10 @@ _MEDIA_TYPES = frozenset({"application", "text", "image", "audio", "video", "mul
 _TEMPLATE_CONTINUES = frozenset("<{$*[%")
 _NUMBERS = re.compile(r"^[\d.]+$")
 _EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,8}$")
+_FILE_EXTENSION = re.compile(r"\.[A-Za-z][A-Za-z0-9]{0,7}$")
+"""A file's extension, not a version's last number (`release/v2.4`)."""
+_VERSIONED = re.compile(r"\d\.\d")
+_POSSESSIVE = re.compile(r"\w(?:['’]s|s['’]) ?`?$")
 # Programs whose `TYPE/NAME` arguments name a cluster's resources, the types they take
 # (kubectl's names and short names), and the options after which a path is a file.
 _CLUSTER_PROGRAMS = frozenset({"kubectl", "oc"})
@@ -140,9 +150,13 @@ def named_paths(
     for link in scanned.links:
         link_targets.setdefault(link.line, set()).add(link.target.strip().removeprefix("./"))
     for line in scanned.lines:
-        if line.fence or not names_paths_as_they_are(line.words) or is_open_section(line.section):
+        if line.fence or is_open_section(line.section):
             continue
-        if says_gone_under(line.section):
+        # A line or heading saying something is gone leaves its paths alone, but for one
+        # whose own sentence says it is still there ("… still builds; leave it until the
+        # desk has moved").
+        as_they_are = names_paths_as_they_are(line.words) and not says_gone_under(line.section)
+        if not as_they_are and not says_still_there(line.words):
             continue
         resources = frozenset(_cluster_resources(line))
         made = made_paths(line) if line.block is not None or line.spans else frozenset()
@@ -155,18 +169,36 @@ def named_paths(
             continue
         seen: set[str] = set()
         bases = _bases(line, [written for written, _ in candidates], checkout)
-        folders = {span.strip() for span in line.spans if span.strip().endswith("/")}
+        alone = {span.strip() for span in line.spans}
         for written, strict in candidates:
             around = line.words_around(written)
+            if not as_they_are and not (
+                says_still_there(around) and names_paths_as_they_are(around)
+            ):
+                continue
             if hedged(around) or (is_glob(written) and names_a_pattern(around)):
                 continue
             named = _inside(
-                written, checkout, strict=strict, home=home, bases=bases, folder=written in folders
+                written,
+                checkout,
+                strict=strict,
+                home=home,
+                bases=bases,
+                alone=written in alone and not _elsewhere(line, written, around),
+                rooted=_file_name(written) and places_at_the_root(around),
             )
             if named is None or named[0] in seen or named[0] in link_targets.get(line.number, ()):
                 continue
             seen.add(named[0])
             yield NamedPath(line.number, written, *named)
+
+
+def _elsewhere(line: Line, written: str, around: str) -> bool:
+    """Whether the path may be another checkout's: a possessive names its owner (`the other
+    repo's `cmd/x/main.go``, `upstream's `src/``), or its sentence names a repository."""
+    at = line.text.find(written)
+    owned = at > 0 and _POSSESSIVE.search(line.text, max(0, at - 6), at) is not None
+    return owned or names_a_repository(around)
 
 
 def _runs_elsewhere(line: Line) -> bool:
@@ -220,11 +252,20 @@ def _candidates(line: Line, checkout: Checkout) -> Iterator[tuple[str, bool]]:
             yield from ((token, False) for token in _tokens(line.text, globs=True))
         return
     for span in line.spans:
-        if _one_spaced_path(span.strip(), checkout) or _own_file_name(span.strip(), checkout):
+        if (
+            _one_spaced_path(span.strip(), checkout)
+            or _own_file_name(span.strip(), checkout)
+            or (_file_name(span.strip()) and places_at_the_root(line.words))
+        ):
             yield span.strip(), False
         else:
             yield from ((token, False) for token in _tokens(span, globs=True))
     yield from ((token, True) for token in _tokens(line.prose))
+
+
+def _file_name(span: str) -> bool:
+    """Whether a code span is one file's name, no folder (`stations.toml`)."""
+    return "/" not in span and " " not in span and _FILE_EXTENSION.search(span) is not None
 
 
 def _own_file_name(span: str, checkout: Checkout) -> bool:
@@ -302,12 +343,14 @@ def _inside(
     strict: bool,
     home: str | None = None,
     bases: tuple[list[str], list[str]] = ([], []),
-    folder: bool = False,
+    alone: bool = False,
+    rooted: bool = False,
 ) -> tuple[str, bool, bool] | None:
     """The path inside the checkout a token names, whether it names a folder, and whether
     its name is cut short; None when it is not clearly a path of this checkout (see the
-    module doc). `bases`: the folders the line names, and those it `cd`s to; `folder`: the
-    token is a code span of its own, a folder by its trailing `/`."""
+    module doc). `bases`: the folders the line names, and those it `cd`s to; `alone`: the
+    token is a code span of its own; `rooted`: one file's name its sentence places at the
+    checkout's root."""
     cut = written.endswith(_CUT)
     token = _plain(written.removesuffix("…"))
     if token.startswith("~/"):
@@ -330,7 +373,7 @@ def _inside(
     parts = token.split("/")
     single = len(parts) == 1 and (
         (explicit and (_EXTENSION.search(token) or token[:1] == "."))
-        or (not strict and _BARE_FILE.fullmatch(token) is not None)
+        or (not strict and (_BARE_FILE.fullmatch(token) is not None or rooted))
     )
     if (len(parts) < 2 and not single) or not _plausible(parts):
         return None
@@ -343,7 +386,17 @@ def _inside(
         return None
     if anchored:
         return token, directory, cut
-    relative = _relative(token, parts, checkout, bases, explicit=explicit, folder=folder)
+    # A code span of its own that is a folder (`deploy/helm/`) or a file (`docs/api.json`):
+    # a branch, a repository or a release's asset has neither a trailing `/` nor a named
+    # file in folders that are not versions (`origin/main`, `rust-v0.131.0/cli.tar.gz`).
+    whole = alone and (
+        directory
+        or (
+            _FILE_EXTENSION.search(parts[-1]) is not None
+            and not any(map(_VERSIONED.search, parts[:-1]))
+        )
+    )
+    relative = _relative(token, parts, checkout, bases, explicit=explicit, whole=whole)
     return (relative, directory, cut) if relative is not None else None
 
 
@@ -354,14 +407,14 @@ def _relative(
     bases: tuple[list[str], list[str]],
     *,
     explicit: bool,
-    folder: bool = False,
+    whole: bool = False,
 ) -> str | None:
     """Where in the checkout a relative path is: under the folder the line `cd`s to (a
     `./` path), at the root, under a folder the line names, or — its first folder nowhere —
     where a file of the checkout ends with it (a package's own path, `src/x.ts` of
     `services/api/src/x.ts`) or with its folder and name (moved: `src/settings/base.py`
-    of `services/billing/settings/base.py`), or at the root when it is a folder, its own
-    code span (`deploy/helm/`: a branch or a repository has no trailing `/`); None when it
+    of `services/billing/settings/base.py`), or at the root when it is `whole`, a folder
+    or a file its own code span names (`deploy/helm/`, `docs/openapi.json`); None when it
     is no path of this checkout."""
     named, moved_to = bases
     if explicit and moved_to:
@@ -378,12 +431,12 @@ def _relative(
         return next(iter(checkout.named(token)), token)
     if checkout.exists(parts[0]):
         return token
-    if glob or not (folder or _EXTENSION.search(parts[-1])):
+    if glob or not (whole or _EXTENSION.search(parts[-1])):
         return None  # a branch, a repository, a media type: only a file is looked for
     ends = [path for path in checkout.named(parts[-1]) if path.endswith("/" + token)]
     if ends:
         return ends[0]  # there, as a package names it
-    if folder:
+    if whole:
         return token
     if len(parts) < 3:
         return None

@@ -1,6 +1,7 @@
 """Commands a memory names that would not run in its checkout: a script target that is
 not defined (`make`, `just`, `task`, `npm run`, `pnpm`, `yarn`, `uv run`, `pdm run`, `poetry
-run`, `poe`), or a program that is not installed (docs/formats.md §19.3).
+run`, `poe`, a Mix task of the project's own app), or a program that is not installed
+(docs/formats.md §19.3).
 
 A target is missing only when the file that would define it was read whole and no other
 definition file of its kind in the checkout defines it (a monorepo's package may be meant;
@@ -23,7 +24,13 @@ from memtab.check.checkout import Checkout
 from memtab.check.known_programs import BUN_COMMANDS, NPM_COMMANDS, PNPM_COMMANDS, YARN_COMMANDS
 from memtab.check.markdown import ScannedText
 from memtab.check.rules.commands import Command, commands_of
-from memtab.check.scripts import JUSTFILE_NAMES, MAKEFILE_NAMES, TASKFILE_NAMES
+from memtab.check.scripts import (
+    JUSTFILE_NAMES,
+    MAKEFILE_NAMES,
+    TASKFILE_NAMES,
+    MixProject,
+    mix_project,
+)
 from memtab.check.wording import is_open_section, names_commands_as_they_are
 
 # "install X", "npm i -g X", "brew install X", "pip install X": the words after the verb.
@@ -180,6 +187,31 @@ def _script_problem(
         yield from _mise(checkout, command, directory, words[1:], line)
     elif program == "poe" and words and not words[0].startswith("-"):
         yield from _poe(checkout, command, directory, words[0], line)
+    elif program == "mix" and words and "." in words[0]:
+        yield from _mix(checkout, directory, words[0], line)
+
+
+def _mix(checkout: Checkout, directory: str, task: str, line: int) -> Iterator[RunProblem]:
+    """A task named after the project's own app (`mix tidevann.import`) that no file of the
+    checkout is named for (Mix's tasks are `lib/mix/tasks/tidevann.import.ex`), nor an
+    alias of mix.exs; a task of a dependency (`mix phx.server`) is that package's."""
+    definition = _definition(checkout, directory, ("mix.exs",))
+    if definition is None:
+        return
+    project = checkout.read(definition, mix_project)
+    assert isinstance(project, MixProject)
+    if task.partition(".")[0] not in project.apps or task in project.text:
+        return
+    if checkout.named(f"{task}.ex") or checkout.named(f"{task.rpartition('.')[2]}.ex"):
+        return
+    yield RunProblem(
+        line,
+        "missing-script",
+        f"mix {task}",
+        f"`mix {task}`: the project has no task `{task}`",
+        f"{definition} is the app {task.partition('.')[0]}, and no file of {checkout.root} is "
+        f"{task}.ex, where its own Mix tasks are kept. It may have been renamed or removed.",
+    )
 
 
 def _options(
