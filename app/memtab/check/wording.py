@@ -75,15 +75,6 @@ _FAILED_OR_PAST = _Words(
 # manifests under `deploy/k8s/` are still there for reference", "The old module sits in
 # `modules/x/` until the migration is confirmed" state where they are now.
 _AGED = _Words("old", "older")
-# "older than two years": a comparison the line makes, not an old thing it names.
-_OLDER_THAN = re.compile(r"\bolder than\b", re.IGNORECASE)
-
-
-def _aged(text: str) -> bool:
-    """Whether the text speaks of an old thing (`_AGED`), not of one older than another."""
-    return _AGED.search(_OLDER_THAN.sub(" ", text) if "older than" in text.lower() else text)
-
-
 _STILL = _Words("still", "until")
 _ARROW = re.compile(r"->|→|=>|⇒")
 # What lies beside an arrow, up to a code span or path (blanked to 2+ spaces in a line's
@@ -183,7 +174,7 @@ def _read(text: str) -> tuple[bool, bool, bool, bool]:
     plans = _NEXT_TO.sub(" ", plans) if "next to" in plans.lower() else plans
     plans = _without_how_often(plans)
     return (
-        _GONE.search(text) or _FAILED_OR_PAST.search(text) or _aged(text) or _changes(text),
+        _GONE.search(text) or _FAILED_OR_PAST.search(text) or _AGED.search(text) or _changes(text),
         _EXAMPLE.search(text),
         _NOT_YET.search(plans),
         _PLANNED.search(plans),
@@ -295,7 +286,7 @@ def hedged(sentence: str) -> bool:
     return (
         _MAYBE.search(_without_how_often(sentence))
         or _FAILED_OR_PAST.search(sentence)
-        or (_aged(sentence) and not _STILL.search(sentence))
+        or (_AGED.search(sentence) and not _STILL.search(sentence))
         or _CONTRACTED_WILL.search(sentence) is not None
     )
 

@@ -176,9 +176,6 @@ MIX_PROJECT = {
         ("- `mix tidevann.readings.prune` prunes\n", []),  # a file named for its last part
         ("- `mix tidevann.setup` on a fresh clone\n", []),  # an alias of mix.exs
         ("- `mix phx.server` serves it; `mix ecto.migrate` first\n", []),  # dependencies'
-        # Readings older than two years are no old thing the line names.
-        ("- `mix tidevann.trim` deletes readings older than two years\n", ["mix tidevann.trim"]),
-        ("- The old `mix tidevann.trim` deleted readings\n", []),
     ],
 )
 def test_a_mix_task_of_the_project_s_own_app_is_looked_for(
