@@ -247,17 +247,6 @@ def names_a_repository(sentence: str) -> bool:
     return _REPOSITORY.search(sentence)
 
 
-# A sentence placing what it names at the checkout's root ("`openapi.yaml` at the repo root").
-_AT_THE_ROOT = _Words(
-    "repo root", "repository root", "project root", "root of the repo",
-    "root of the repository", "root of the project",
-)  # fmt: skip
-
-
-def places_at_the_root(sentence: str) -> bool:
-    return _AT_THE_ROOT.search(sentence)
-
-
 def names_a_pattern(sentence: str) -> bool:
     """Whether a glob's sentence gives it as a pattern names follow (see `_NAMING`)."""
     return _NAMING.search(sentence)

@@ -370,18 +370,3 @@ def test_a_path_its_sentence_says_is_still_there_is_checked_whatever_else_the_li
 )
 def test_a_once_that_says_how_often_is_no_condition(repo: Path, line: str, found: int) -> None:
     assert len(missing(repo, line + "\n")) == found
-
-
-@pytest.mark.parametrize(
-    ("line", "found"),
-    [
-        ("- The station list is in `stations.toml` at the repo root.", ["stations.toml"]),
-        ("- `openapi.yaml` at the root of the repository is the contract.", ["openapi.yaml"]),
-        ("- The station list is in `stations.toml`.", []),  # a data file may be any program's
-        ("- `app.yaml` at the repo root holds the chart.", []),  # there, though not at the root
-    ],
-)
-def test_a_file_its_sentence_places_at_the_root_is_looked_for(
-    repo: Path, line: str, found: list[str]
-) -> None:
-    assert missing(repo, line + "\n") == found

@@ -11,9 +11,8 @@ Only what is clearly a path of the checkout is checked (docs/formats.md §19.3):
   a possessive, in a sentence naming a repository, nor under a version's folder);
   `./file`; an absolute path inside the checkout (`~/src/app/x.py` too, `~` the user's
   home); a code span that is one file name of source code or a tool's config
-  (`jest.config.ts`; not named after the project, as its users' files are) or any file
-  its sentence places at the root ("`stations.toml` at the repo root"), missing when no
-  file of the checkout has that name;
+  (`jest.config.ts`; not named after the project, as its users' files are), missing when
+  no file of the checkout has that name;
 - in a code span, a shell line, or prose — in prose only with a file extension, a
   trailing `/` or three parts (`and/or`, `client/server` are words);
 - a glob in a code span or a shell line (`packages/*/lib/`, `tests/**/*.snap`) whose first
@@ -50,7 +49,6 @@ from memtab.check.wording import (
     names_a_pattern,
     names_a_repository,
     names_paths_as_they_are,
-    places_at_the_root,
     says_gone_under,
     says_still_there,
 )
@@ -185,7 +183,6 @@ def named_paths(
                 home=home,
                 bases=bases,
                 alone=written in alone and not _elsewhere(line, written, around),
-                rooted=_file_name(written) and places_at_the_root(around),
             )
             if named is None or named[0] in seen or named[0] in link_targets.get(line.number, ()):
                 continue
@@ -252,20 +249,11 @@ def _candidates(line: Line, checkout: Checkout) -> Iterator[tuple[str, bool]]:
             yield from ((token, False) for token in _tokens(line.text, globs=True))
         return
     for span in line.spans:
-        if (
-            _one_spaced_path(span.strip(), checkout)
-            or _own_file_name(span.strip(), checkout)
-            or (_file_name(span.strip()) and places_at_the_root(line.words))
-        ):
+        if _one_spaced_path(span.strip(), checkout) or _own_file_name(span.strip(), checkout):
             yield span.strip(), False
         else:
             yield from ((token, False) for token in _tokens(span, globs=True))
     yield from ((token, True) for token in _tokens(line.prose))
-
-
-def _file_name(span: str) -> bool:
-    """Whether a code span is one file's name, no folder (`stations.toml`)."""
-    return "/" not in span and " " not in span and _FILE_EXTENSION.search(span) is not None
 
 
 def _own_file_name(span: str, checkout: Checkout) -> bool:
@@ -344,13 +332,11 @@ def _inside(
     home: str | None = None,
     bases: tuple[list[str], list[str]] = ([], []),
     alone: bool = False,
-    rooted: bool = False,
 ) -> tuple[str, bool, bool] | None:
     """The path inside the checkout a token names, whether it names a folder, and whether
     its name is cut short; None when it is not clearly a path of this checkout (see the
     module doc). `bases`: the folders the line names, and those it `cd`s to; `alone`: the
-    token is a code span of its own; `rooted`: one file's name its sentence places at the
-    checkout's root."""
+    token is a code span of its own."""
     cut = written.endswith(_CUT)
     token = _plain(written.removesuffix("…"))
     if token.startswith("~/"):
@@ -373,7 +359,7 @@ def _inside(
     parts = token.split("/")
     single = len(parts) == 1 and (
         (explicit and (_EXTENSION.search(token) or token[:1] == "."))
-        or (not strict and (_BARE_FILE.fullmatch(token) is not None or rooted))
+        or (not strict and _BARE_FILE.fullmatch(token) is not None)
     )
     if (len(parts) < 2 and not single) or not _plausible(parts):
         return None
