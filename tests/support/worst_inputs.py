@@ -40,7 +40,6 @@ WORST: dict[str, Worst] = {
     "memtab.check.rules.paths:_SPACED": X("a", " a/", "!"),
     "memtab.check.rules.paths:_COMMAND_BREAK": F("", "&|"),
     "memtab.check.wording:_CONTRACTED_WILL": S("", "a'"),
-    "memtab.check.wording:_HOW_OFTEN": F("", "at once a"),
     "memtab.check.markdown:_LABEL": M("**a**", " ", "x"),
     "memtab.cli.common:_ENTRY": X("a", "a", "!"),
     "memtab.check.rules.commands:_PROMPT": M("(", ")", " x"),

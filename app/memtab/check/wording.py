@@ -154,17 +154,6 @@ _MAKES_A_THING = re.compile(
 
 # "next to": beside, not the next thing to do.
 _NEXT_TO = re.compile(r"\bnext to\b", re.IGNORECASE)
-# "once a month", "run once per account": how often, not a condition ("once it lands").
-_HOW_OFTEN = re.compile(
-    r"\bonce (?:a|an|per|every|each|more|again|daily|weekly|monthly|nightly|yearly)\b"
-    r"|\b(?:at|only|just|exactly) once\b",
-    re.IGNORECASE,
-)
-
-
-def _without_how_often(text: str) -> str:
-    """`text` with each "once" that says how often blanked (`_HOW_OFTEN`)."""
-    return _HOW_OFTEN.sub(" ", text) if "once" in text.lower() else text
 
 
 @functools.lru_cache(maxsize=4096)
@@ -172,7 +161,6 @@ def _read(text: str) -> tuple[bool, bool, bool, bool]:
     """What a line says (gone, an example, not there yet, planned), worked out once."""
     plans = _MAKES_A_THING.sub(" ", text) if "creat" in text.lower() else text
     plans = _NEXT_TO.sub(" ", plans) if "next to" in plans.lower() else plans
-    plans = _without_how_often(plans)
     return (
         _GONE.search(text) or _FAILED_OR_PAST.search(text) or _AGED.search(text) or _changes(text),
         _EXAMPLE.search(text),
@@ -273,7 +261,7 @@ def hedged(sentence: str) -> bool:
     """Whether a sentence is a condition, a future or a maybe (see `_MAYBE`), or speaks of
     the past or a failure (`_FAILED_OR_PAST`), or of an old thing not said to be still there."""
     return (
-        _MAYBE.search(_without_how_often(sentence))
+        _MAYBE.search(sentence)
         or _FAILED_OR_PAST.search(sentence)
         or (_AGED.search(sentence) and not _STILL.search(sentence))
         or _CONTRACTED_WILL.search(sentence) is not None

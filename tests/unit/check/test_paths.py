@@ -357,16 +357,3 @@ def test_a_path_its_sentence_says_is_still_there_is_checked_whatever_else_the_li
     repo: Path, text: str, found: int
 ) -> None:
     assert len(missing(repo, text)) == found
-
-
-@pytest.mark.parametrize(
-    ("line", "found"),
-    [
-        ("- The state bucket comes from `src/acme/bootstrap.py`, run once per account.", 1),
-        ("- `src/acme/report.py` runs once a month.", 1),
-        ("- `src/acme/report.py` runs once the migration lands.", 0),  # a condition
-        ("- Once it is merged, `src/acme/report.py` holds the report.", 0),
-    ],
-)
-def test_a_once_that_says_how_often_is_no_condition(repo: Path, line: str, found: int) -> None:
-    assert len(missing(repo, line + "\n")) == found

@@ -244,9 +244,6 @@ def test_a_target_of_a_tool_without_its_file_is_reported(tmp_path: Path) -> None
         ("- `gofmt` formatting differences fail CI\n", []),
         ("- Verify the code passes `golangci-lint` first\n", []),
         ("- Deploy with `default` settings\n", []),  # a word, not a tool
-        # How often is no plan; a condition is.
-        ("- `sqlc generate` once a week\n", ["sqlc"]),
-        ("- `sqlc generate` once the schema lands\n", []),
     ],
 )
 def test_programs_that_are_not_installed(repo: Path, text: str, expected: list[str]) -> None:
