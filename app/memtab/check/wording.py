@@ -72,10 +72,9 @@ _FAILED_OR_PAST = _Words(
     "error", "errors",
 )  # fmt: skip
 # An old thing may have gone since — unless the sentence says it is "still" there: "The old
-# manifests under `deploy/k8s/` are still there for reference", "The old module sits in
-# `modules/x/` until the migration is confirmed" state where they are now.
+# manifests under `deploy/k8s/` are still there for reference" states where they are now.
 _AGED = _Words("old", "older")
-_STILL = _Words("still", "until")
+_STILL = _Words("still")
 _ARROW = re.compile(r"->|→|=>|⇒")
 # What lies beside an arrow, up to a code span or path (blanked to 2+ spaces in a line's
 # words), punctuation or another arrow: two words or more are a description.
@@ -242,11 +241,6 @@ def names_a_pattern(sentence: str) -> bool:
 
 def is_example(text: str) -> bool:
     return _read(text)[1]
-
-
-def says_still_there(sentence: str) -> bool:
-    """Whether a sentence says what it names is still there (see `_STILL`)."""
-    return _STILL.search(sentence)
 
 
 def names_paths_as_they_are(text: str) -> bool:

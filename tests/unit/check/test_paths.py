@@ -336,24 +336,3 @@ def test_a_path_the_line_says_is_still_to_be_made_is_not_missing(
     repo: Path, line: str, found: list[str]
 ) -> None:
     assert missing(repo, line + "\n") == found
-
-
-@pytest.mark.parametrize(
-    ("text", "found"),
-    [
-        # An old thing said to be there until something happens is there now.
-        ("- The old module sits in `src/acme/legacy/` until the migration is confirmed.\n", 1),
-        # A sentence saying it is still there, beside one saying something else moved.
-        ("- The old admin in `src/acme/admin/` still builds; leave it until it has moved.\n", 1),
-        # Under a heading of what is gone, a line saying its path is still there.
-        ("## Legacy\n\n- The old routes are still under `src/acme/routes_v1/` for reference.\n", 1),
-        # What the heading or the path's own sentence says is gone stays silent.
-        ("## Legacy\n\n- The old routes were under `src/acme/routes_v1/`.\n", 0),
-        ("- `src/acme/admin/` was removed, though the docs still name it.\n", 0),
-        ("- The old module was in `src/acme/legacy/` until 2024.\n", 0),
-    ],
-)
-def test_a_path_its_sentence_says_is_still_there_is_checked_whatever_else_the_line_says(
-    repo: Path, text: str, found: int
-) -> None:
-    assert len(missing(repo, text)) == found

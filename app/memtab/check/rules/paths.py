@@ -23,9 +23,8 @@ Only what is clearly a path of the checkout is checked (docs/formats.md §19.3):
   dependencies (`dist/`, `node_modules/`, anything the repository ignores), a cluster's
   resource in a `kubectl` or `oc` command (`logs deploy/api`: a Deployment, where `-f
   deploy/api.yaml` is a file);
-- never on a line that says the path is gone, moved or renamed (or under a heading that
-  does), gives it as an example, or speaks of it as not there yet — unless the path's own
-  sentence says it is still there — nor in a sentence that is a condition or a future
+- never on a line that says the path is gone, moved or renamed, gives it as an example,
+  or speaks of it as not there yet, nor in a sentence that is a condition or a future
   (`check.wording`), nor in a command run on another machine or in a container.
 
 A missing file whose name is the name of exactly one other file in the checkout was
@@ -50,7 +49,6 @@ from memtab.check.wording import (
     names_a_repository,
     names_paths_as_they_are,
     says_gone_under,
-    says_still_there,
 )
 from memtab.fs.globs import MAX_PARTS, is_glob
 
@@ -148,13 +146,9 @@ def named_paths(
     for link in scanned.links:
         link_targets.setdefault(link.line, set()).add(link.target.strip().removeprefix("./"))
     for line in scanned.lines:
-        if line.fence or is_open_section(line.section):
+        if line.fence or not names_paths_as_they_are(line.words) or is_open_section(line.section):
             continue
-        # A line or heading saying something is gone leaves its paths alone, but for one
-        # whose own sentence says it is still there ("… still builds; leave it until the
-        # desk has moved").
-        as_they_are = names_paths_as_they_are(line.words) and not says_gone_under(line.section)
-        if not as_they_are and not says_still_there(line.words):
+        if says_gone_under(line.section):
             continue
         resources = frozenset(_cluster_resources(line))
         made = made_paths(line) if line.block is not None or line.spans else frozenset()
@@ -170,10 +164,6 @@ def named_paths(
         alone = {span.strip() for span in line.spans}
         for written, strict in candidates:
             around = line.words_around(written)
-            if not as_they_are and not (
-                says_still_there(around) and names_paths_as_they_are(around)
-            ):
-                continue
             if hedged(around) or (is_glob(written) and names_a_pattern(around)):
                 continue
             named = _inside(
