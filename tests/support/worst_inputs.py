@@ -51,7 +51,6 @@ WORST: dict[str, Worst] = {
     "memtab.check.rules.commands:_REDIRECTION": M("", "1", "x"),
     "memtab.check.rules.commands:_REDIRECTED_TO": F("", "1>> "),
     "memtab.check.rules.commands:_OPERAND": M("", "a.", "!"),
-    "memtab.check.rules.commands:_USED_BY": S("", "with ", "`"),
     "memtab.check.rules.commands:_OPTION": S("", "-a="),
     "memtab.check.rules.commands:_PROGRAM_NAME": M("a", "a", "!"),
     "memtab.check.rules.facts:_NUMBER_AFTER_SPACE": S("", "a "),

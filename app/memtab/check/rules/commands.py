@@ -8,9 +8,7 @@ gives its program an option and an operand (`picocom -b 115200 /dev/ttyACM0`, `a
 schema inspect --url "$DATABASE_URL"`: a variable's expansion, an option's own value
 `-reports:cov.xml` too), or when an operand is a path as only a path is written (`maestro
 test flows/`, `lint ./src`, `x run ci/app.yml`, `tfsec .`): a span like `about get` or
-`reset --hard` is a sub-command quoted in prose, not a program. A well-known tool named
-alone is a command where the words before it use it ("compare with `hyperfine`"), not
-where they name it as a thing ("`gofmt` formatting", "the `vercel` CLI"). A
+`reset --hard` is a sub-command quoted in prose, not a program. A
 line of a block marked as shell (```bash, ```sh…) is a command whatever its program; a
 `$ ` prompt marks one in any block. Chains (`&&`, `||`, `;`, `|`) are split; `cd DIR &&`
 sets the directory of what follows; `sudo`, `env`, `time`, assignments (`FOO=1 make`)
@@ -95,20 +93,6 @@ def commands_of(line: Line) -> Iterator[Command]:
             yield from _known(span)
         elif _OPTION.search(span) or (("/" in span or " ." in span) and " " in span.strip()):
             yield from _with_options(span)
-        elif span.strip() in KNOWN_PROGRAMS and _used(line, span):
-            yield Command((span.strip(),), None)
-
-
-# What a sentence says a tool is used by ("Benchmarks compare with `hyperfine`"): named alone,
-# a well-known tool is run, where named as a thing it may be a kind (`gofmt` formatting),
-# a CI check ("passes `golangci-lint`") or a CLI the note speaks of.
-_USED_BY = re.compile(r"\b(?:with|using|via|through)\s++`++$", re.IGNORECASE)
-
-
-def _used(line: Line, span: str) -> bool:
-    """Whether the words right before the code span `span` say it is used (`_USED_BY`)."""
-    at = line.text.find(f"`{span}`")
-    return at > 0 and _USED_BY.search(line.text, max(0, at - 12), at + 1) is not None
 
 
 # Commands that make what they are given, so it need not be there before them: each operand
