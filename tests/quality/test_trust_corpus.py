@@ -379,6 +379,7 @@ SEEDED_MINIMUMS = {
     "fresh9": {**_FULL_HALF, "written": "29 Nov 2026"},
     "fresh10": {**_FULL_HALF, "written": "29 Nov 2026"},
     "fresh11": {**_FULL_HALF, "written": "29 Nov 2026"},
+    "fresh12": {**_FULL_HALF, "written": "29 Nov 2026"},
 }
 UNTUNED_HALVES = list(SEEDED_MINIMUMS)
 

@@ -42,6 +42,7 @@ HALVES = (
     "fresh9",
     "fresh10",
     "fresh11",
+    "fresh12",
 )
 TEXT_SUFFIXES = {"", ".md", ".json", ".toml", ".txt", ".yaml", ".yml", ".jsonl", ".cfg", ".ini"}
 

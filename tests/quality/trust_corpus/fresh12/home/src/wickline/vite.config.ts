@@ -1,0 +1,1 @@
+export default { server: { port: 1421, strictPort: true } };
