@@ -363,7 +363,14 @@ ELEVENTH: tuple[Case, ...] = (
          "- Puma listens on 3100 locally.", N, ("global", "project:blog")),
     Case("port", "- shop's manager serves health probes on :8082.",
          "- The manager serves metrics on :8080.", N),
+    # An environment's label before a web address is the label of what it is said under; a
+    # database URL's host is after its user and password.
+    Case("url-host", "## Database\n\n- Production: postgres://app:Tr0ut-88@db1.internal:5432/app",
+         "## Database\n\n- Production: postgres://app:Tr0ut-88@db2.internal:5432/app", C, SAME),
+    Case("url-host", "## Database\n\n- Production: postgres://app:Tr0ut-88@db1.internal:5432/app",
+         "## Staging\n\n- Production: https://app.example.org", N, SAME),
 )  # fmt: skip
 """Written by the lead on 29 Nov 2026 (issue 94) after reading fresh8's and fresh9's misses:
 objects on one line (JSON, YAML flow, TOML inline tables), quoted ranges, a project's service
-in a global table of ports (and fresh10's false one when a role was read as that name)."""
+in a global table of ports (and fresh10's false one when a role was read as that name); and
+fresh12's one false contradiction, untuned: two "Production:" labels under two headings."""

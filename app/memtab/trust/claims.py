@@ -42,7 +42,7 @@ from typing import NamedTuple
 from memtab.check.wording import is_example
 from memtab.markdown import LineKind, classify, text_lines
 from memtab.store.text.near_duplicates import lowered_words
-from memtab.trust.located import assigns, command_or_path, value_of
+from memtab.trust.located import WEB_ADDRESS, assigns, command_or_path, value_of
 from memtab.trust.polarity import (
     DEONTIC_WORDS,
     IMPERATIVES,
@@ -316,7 +316,8 @@ def _plain_claims(sentence: str) -> tuple[Claim, ...]:
         rules_only = all(c.kind == "always-never" for c in found)
         if rules_only and not assigned and (given := value_of(sentence)) is not None:
             frame, value = given
-            alone = len(_WORD_TOKEN.findall(_SPAN.sub(" ", sentence).replace(value, " "))) == 1
+            said = WEB_ADDRESS.sub(" ", _SPAN.sub(" ", sentence)).replace(value, " ")
+            alone = len(_WORD_TOKEN.findall(said)) == 1  # "Production: https://…": a label
             key = frame + _LABEL_ALONE if alone else frame
             found.append(Claim(0, "value", key, value, f"the {frame} said"))
     return (*found, *facts)  # a value of no owner yet: its note's (`_owned`)

@@ -77,10 +77,12 @@ _ASIDE = re.compile(r"\([^()]*+\)")
 
 MAX_FRAME = 4
 WEB_ADDRESS = re.compile(
-    r"(?<![\w+.-])[a-z][a-z0-9+.-]*+://([^\s/:`)>\]]+)[^\s`)>\]]*", re.IGNORECASE
+    r"(?<![\w+.-])[a-z][a-z0-9+.-]*+://(?:[^\s/@`]*+@)?+([^\s/:@`)>\]]+)[^\s`)>\]]*",
+    re.IGNORECASE,
 )
-"""A web address, its host the group; it starts where no scheme letter stands before it, so a
-long run of "a.a.a…" is read once (linear), not from each letter."""
+"""A web address, its host the group (after a user and password: `postgres://u:p@db:5432`);
+it starts where no scheme letter stands before it, so a long run of "a.a.a…" is read once
+(linear), not from each letter."""
 _NUMBER = re.compile(r"(?<![\w.:/-])\d++(?:\.\d++)?+(?![.%/:-]*+\w)")
 _BEING = frozenset(
     {"live", "sit", "run", "serv", "host", "locat", "found", "kept", "store", "set"}
