@@ -41,6 +41,14 @@ def _found(
     return engine, engine.report_of(documents)
 
 
+def _asked(engine: ContradictionsEngine, report: ContradictionsReport) -> list[set[str]]:
+    """The pairs of statements the wider net asks the model, each as its two texts."""
+    return [
+        {candidate.one.text, candidate.other.text}
+        for candidate in wider_contradictions(report, engine.compared)
+    ]
+
+
 def test_a_contradiction_is_asked_as_each_line_of_one_value_against_each_of_another(
     tmp_path: Path,
 ) -> None:
@@ -223,10 +231,7 @@ def test_the_wider_net_asks_a_config_fence_s_line_as_written_beside_a_sentence(
         ],
     )
     assert report.contradictions == () and report.candidates == ()
-    asked = [
-        {candidate.one.text, candidate.other.text}
-        for candidate in wider_contradictions(report, engine.compared)
-    ]
+    asked = _asked(engine, report)
     assert {"concurrency: 4", "Each worker runs 8 tasks."} in asked
 
 
@@ -253,10 +258,7 @@ def test_the_wider_net_asks_terraform_s_values_and_a_name_s_words_in_prose(tmp_p
         ],
     )
     assert report.contradictions == ()
-    asked = [
-        {candidate.one.text, candidate.other.text}
-        for candidate in wider_contradictions(report, engine.compared)
-    ]
+    asked = _asked(engine, report)
     assert {"backup_retention_period = 7", "Backup retention is 14 days."} in asked
     assert {
         "rack-timeout's service timeout is 15 s.",
@@ -288,10 +290,7 @@ def test_the_wider_net_asks_nested_objects_one_line_objects_and_camel_case_names
         ],
     )
     assert report.contradictions == ()
-    asked = [
-        {candidate.one.text, candidate.other.text}
-        for candidate in wider_contradictions(report, engine.compared)
-    ]
+    asked = _asked(engine, report)
     assert {'version = "~> 5.60"', "hashicorp/aws is held at ~> 5.31."} in asked
     assert {fees.splitlines()[3], "Late fee is 3 RON a day."} in asked
     assert {"replicaCount: 2", "Staging runs a single replica."} in asked
