@@ -2,7 +2,8 @@
 disagree, each as written — every line of one value against every line of another — and a
 pair dismissed is dismissed alone; a candidate the model confirms is a finding, one it
 dismisses is dismissed, one it has not answered stays a candidate; the wider net asks what a
-session sees together, whatever the readers make of it."""
+session sees together, and a project's memory beside another's that names it, whatever the
+readers make of it."""
 
 from __future__ import annotations
 
@@ -212,6 +213,27 @@ def test_the_command_asks_the_configured_model_unless_offline(
     out = capsys.readouterr().out
     assert "judged by judge-1.q4: judged" in out and " answered before" in out
     assert provider.calls == 1
+
+
+def test_the_wider_net_asks_another_project_s_memory_that_names_the_project(
+    tmp_path: Path,
+) -> None:
+    """An infrastructure repository's notes of the shop it deploys say what the shop's own
+    memory says: the pair is asked though no session sees both. A third project naming
+    neither is not asked beside them."""
+    home = Home(tmp_path / "home")
+    shop = "Uploads go to the bucket shop-uploads-prod in eu-central-1."
+    infra = "Uploads bucket: shop-prod-uploads, versioned, no public access."
+    other = "Uploads bucket: ledger-files, versioned, no public access."
+    engine, report = _found(
+        home,
+        [
+            memory("project:shop", "storage.md", f"# Storage\n\n- {shop}\n"),
+            memory("project:infra", "s3.md", f"# S3\n\n- {infra}\n"),
+            memory("project:ledger", "s3.md", f"# S3\n\n- {other}\n"),
+        ],
+    )
+    assert _asked(engine, report) == [{shop, infra}]
 
 
 WORKER = "Worker settings:\n\n```yaml\nworker:\n  concurrency: 4\n  prefetch: 1\n```\n"

@@ -3,11 +3,12 @@
 
 A contradiction is asked as the lines that disagree, each as it is written: every line of one
 value against every line of another (`MAX_PAIRS` a contradiction), a finding and a candidate
-(`ContradictionsReport.candidates`) alike; then the wider net (`net.candidates`, memories a
-session sees together: their sentences, their tables' and config fences' lines). A pair the
-model calls a `conflict` confirms it; `same` or `neither` dismisses that pair alone — moved
-to `dismissed` as the two lines asked — and the contradiction stays of the lines still
-standing; a pair not answered leaves it where the words put it. A pair of the net the model
+(`ContradictionsReport.candidates`) alike; then the wider net (`net.candidates`: the
+sentences and the tables' and config fences' lines of memories of one project,
+`net.SaidOfOneProject`). A pair the model calls a `conflict` confirms it; `same` or `neither`
+dismisses that pair alone — moved to `dismissed` as the two lines asked — and the
+contradiction stays of the lines still standing; a pair not answered leaves it where the
+words put it. A pair of the net the model
 calls a conflict is a finding it judged (`ContradictionsEngine.contradiction_of` makes it).
 """
 
@@ -17,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from memtab.check.documents import Document, seen_together
+from memtab.check.documents import Document
 from memtab.trust.claims import Claim
 from memtab.trust.contradictions.records import (
     ClaimedLine,
@@ -29,6 +30,7 @@ from memtab.trust.judging.asking import ModelJudge, net_size
 from memtab.trust.judging.kept import Verdict
 from memtab.trust.judging.net import (
     Candidate,
+    SaidOfOneProject,
     Together,
     candidates,
     claims_of,
@@ -48,20 +50,23 @@ Made = Callable[[Sequence[tuple[Document, Claim]]], Contradiction]
 def wider_contradictions(
     report: ContradictionsReport, documents: Sequence[Document]
 ) -> list[Candidate]:
-    """The wider net of `memtab contradictions`: statements of memories a session sees
-    together that no contradiction of `report` (findings, candidates, dismissed) holds."""
+    """The wider net of `memtab contradictions`: statements of memories of one project
+    (`SaidOfOneProject`) that no contradiction of `report` (findings, candidates, dismissed)
+    holds."""
     together = Together(
         [
             _places(found)
             for found in (*report.contradictions, *report.candidates, *report.dismissed)
         ]
     )
+    of_one_project = SaidOfOneProject(documents)
     return candidates(
         ((d, sentences_of(d) + values_of(d)) for d in documents),
         apart=lambda one, other: (
-            not seen_together(one.document, other.document) or together.side_by_side(one, other)
+            not of_one_project(one.document, other.document) or together.side_by_side(one, other)
         ),
         most=net_size(report.files_read),
+        together=of_one_project,
     )
 
 

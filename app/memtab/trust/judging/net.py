@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import PurePath
 
 from memtab.check.documents import Document, seen_together
 from memtab.markdown import text_lines
@@ -106,10 +107,12 @@ def candidates(
     apart: Callable[[Side, Side], bool],
     most: int,
     threshold: float = WIDER_SIMILARITY,
+    together: Callable[[Document, Document], bool] = seen_together,
 ) -> list[Candidate]:
     """The `most` likely pairs of statements of two memories alike at `threshold`, ranked
-    (module doc), but those `apart` says are not compared (held together already, never seen
-    together); one pair for each two sentences however many copies say them."""
+    (module doc; `together`: which memories are read as one's context), but those `apart`
+    says are not compared (held together already, never seen together); one pair for each
+    two sentences however many copies say them."""
     sides: list[tuple[Document, Statement]] = []
     for document, found in said:
         if document.record or document.imported is not None:
@@ -133,8 +136,7 @@ def candidates(
         if apart(one, other):
             continue
         seen.add(texts)
-        together = seen_together(first, second)
-        listed.append(Candidate(round(similarity, 3), one, other, together))
+        listed.append(Candidate(round(similarity, 3), one, other, together(first, second)))
     return _likeliest(listed, most)
 
 
@@ -166,6 +168,47 @@ def _likeliest(listed: Sequence[Candidate], most: int) -> list[Candidate]:
             nearness[side] = nearness.get(side, 0) + 1
     order = sorted(range(len(listed)), key=lambda i: (not listed[i].together, ranks[i]))
     return [listed[i] for i in order[:most]]
+
+
+class SaidOfOneProject:
+    """Whether two memories speak of one project: a session sees them together
+    (`seen_together`), or one is of a project and names another by its folder's name (an
+    infrastructure repository's notes of the app it deploys say what that app runs on)."""
+
+    def __init__(self, documents: Iterable[Document]) -> None:
+        names = sorted(
+            {name for d in documents if len(name := _project_name(d)) >= _SHORTEST_NAMED},
+            key=len,
+            reverse=True,
+        )
+        self._named = (
+            re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, names))})(?!\w)", re.IGNORECASE)
+            if names
+            else None
+        )
+        self._names_in: dict[str, frozenset[str]] = {}
+
+    def __call__(self, one: Document, other: Document) -> bool:
+        return seen_together(one, other) or (
+            one.group != other.group and (self._names(one, other) or self._names(other, one))
+        )
+
+    def _names(self, one: Document, other: Document) -> bool:
+        if self._named is None or not one.project or not other.project:
+            return False
+        named = self._names_in.get(one.key)
+        if named is None:
+            named = frozenset(m.lower() for m in self._named.findall(one.text))
+            self._names_in[one.key] = named
+        return _project_name(other).lower() in named
+
+
+_SHORTEST_NAMED = 3
+"""A project named in another's memory by fewer letters is no name (`ui`, `db`)."""
+
+
+def _project_name(document: Document) -> str:
+    return PurePath(document.project).name if document.project else ""
 
 
 class Together:
