@@ -109,6 +109,7 @@ TRUST_READING: dict[str, Worst] = {
     "memtab.trust.reading.attached:_INLINE": M("a = {", " a = 1,", "{"),
     "memtab.trust.reading.attached:_RANGE_SPACE": M("~>", " ", "x"),
     "memtab.trust.judging.net:_HUMP": S("", "aA"),
+    "memtab.trust.judging.net:_NAMED_NUMBER": F("", "a "),
     "memtab.trust.reading.attached:_LISTED": M("", "a", " !"),
     "memtab.trust.reading.attached:_OPENS": M("", "a", " !"),
     "memtab.trust.reading.attached:_CONFIG_FILE": F("`", "a/"),

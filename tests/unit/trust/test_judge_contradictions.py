@@ -316,3 +316,26 @@ def test_the_wider_net_asks_nested_objects_one_line_objects_and_camel_case_names
     assert {'version = "~> 5.60"', "hashicorp/aws is held at ~> 5.31."} in asked
     assert {fees.splitlines()[3], "Late fee is 3 RON a day."} in asked
     assert {"replicaCount: 2", "Staging runs a single replica."} in asked
+
+
+def test_the_wider_net_asks_first_the_pairs_giving_one_named_thing_two_numbers(
+    tmp_path: Path,
+) -> None:
+    """Of pairs a session sees together, "Postgres 16" beside "Postgres 15" is asked before
+    pairs more alike in words: the net's size is what three runs ask, and few pairs give
+    one thing two numbers."""
+    home = Home(tmp_path / "home")
+    sixteen = "Postgres 16 holds the shop's orders and the nightly backups."
+    backups = "The shop's orders database takes nightly backups to S3."
+    fifteen = "RDS runs Postgres 15 for the orders service."
+    engine, report = _found(
+        home,
+        [
+            memory("global", "db.md", f"# DB\n\n- {sixteen}\n"),
+            memory("project:api", "backups.md", f"# Backups\n\n- {backups}\n"),
+            memory("project:api", "rds.md", f"# RDS\n\n- {fifteen}\n"),
+        ],
+    )
+    assert report.contradictions == ()
+    assert _asked(engine, report)[0] == {sixteen, fifteen}
+    assert {sixteen, backups} in _asked(engine, report)

@@ -67,6 +67,7 @@ def wider_contradictions(
         ),
         most=net_size(report.files_read),
         together=of_one_project,
+        numbers_first=True,
     )
 
 

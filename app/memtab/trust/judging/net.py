@@ -108,9 +108,11 @@ def candidates(
     most: int,
     threshold: float = WIDER_SIMILARITY,
     together: Callable[[Document, Document], bool] = seen_together,
+    numbers_first: bool = False,
 ) -> list[Candidate]:
     """The `most` likely pairs of statements of two memories alike at `threshold`, ranked
-    (module doc; `together`: which memories are read as one's context), but those `apart`
+    (module doc; `together`: which memories are read as one's context; `numbers_first`: a
+    pair giving one named thing two numbers before the rest of its rank), but those `apart`
     says are not compared (held together already, never seen together); one pair for each
     two sentences however many copies say them."""
     sides: list[tuple[Document, Statement]] = []
@@ -137,7 +139,7 @@ def candidates(
             continue
         seen.add(texts)
         listed.append(Candidate(round(similarity, 3), one, other, together(first, second)))
-    return _likeliest(listed, most)
+    return _likeliest(listed, most, numbers_first)
 
 
 def _with_parts(stems: frozenset[str]) -> frozenset[str]:
@@ -154,11 +156,12 @@ def _with_parts(stems: frozenset[str]) -> frozenset[str]:
     return stems | {part for stem in joined for part in stems_of(stem.replace("_", " "))}
 
 
-def _likeliest(listed: Sequence[Candidate], most: int) -> list[Candidate]:
+def _likeliest(listed: Sequence[Candidate], most: int, numbers_first: bool) -> list[Candidate]:
     """The `most` likeliest of `listed` (most alike first): memories a session sees together
-    first, then each statement's closest partners before any statement's further ones — a
-    statement's likely match is its nearest, however alike the statements of another topic
-    are among themselves (their many pairs would fill the net)."""
+    first, among them (`numbers_first`) pairs giving one named thing two numbers, then each
+    statement's closest partners before any statement's further ones — a statement's likely
+    match is its nearest, however alike the statements of another topic are among themselves
+    (their many pairs would fill the net)."""
     nearness: dict[tuple[str, int], int] = {}
     ranks: list[int] = []
     for candidate in listed:
@@ -166,8 +169,33 @@ def _likeliest(listed: Sequence[Candidate], most: int) -> list[Candidate]:
         ranks.append(min(nearness.get(side, 0) for side in sides))
         for side in sides:
             nearness[side] = nearness.get(side, 0) + 1
-    order = sorted(range(len(listed)), key=lambda i: (not listed[i].together, ranks[i]))
+    order = sorted(
+        range(len(listed)),
+        key=lambda i: (
+            not listed[i].together,
+            not (numbers_first and _numbers_differ(listed[i].one.text, listed[i].other.text)),
+            ranks[i],
+        ),
+    )
     return [listed[i] for i in order[:most]]
+
+
+_NAMED_NUMBER = re.compile(r"\b([A-Za-z][\w.+-]{0,40}+)\s++v?(\d++(?:\.\d++)*+)\b")
+"""A thing named before its number: "Postgres 16", "Tauri 2.1", "port 5080"."""
+
+
+def _numbers_differ(one: str, other: str) -> bool:
+    """Whether two statements give one named thing two numbers ("Postgres 16" / "Postgres
+    15"): few pairs are, and they are the likeliest to disagree."""
+    mine, theirs = _named_numbers(one), _named_numbers(other)
+    return any(mine[name] != theirs[name] for name in mine.keys() & theirs.keys())
+
+
+def _named_numbers(text: str) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for match in _NAMED_NUMBER.finditer(text):
+        found.setdefault(match.group(1).lower(), set()).add(match.group(2))
+    return found
 
 
 class SaidOfOneProject:
@@ -176,30 +204,26 @@ class SaidOfOneProject:
     infrastructure repository's notes of the app it deploys say what that app runs on)."""
 
     def __init__(self, documents: Iterable[Document]) -> None:
-        names = sorted(
-            {name for d in documents if len(name := _project_name(d)) >= _SHORTEST_NAMED},
-            key=len,
-            reverse=True,
-        )
-        self._named = (
-            re.compile(rf"(?<!\w)(?:{'|'.join(map(re.escape, names))})(?!\w)", re.IGNORECASE)
-            if names
-            else None
-        )
-        self._names_in: dict[str, frozenset[str]] = {}
+        self._names = {
+            name.lower()
+            for document in documents
+            if len(name := _project_name(document)) >= _SHORTEST_NAMED
+        }
+        self._named_in: dict[str, frozenset[str]] = {}
 
     def __call__(self, one: Document, other: Document) -> bool:
         return seen_together(one, other) or (
-            one.group != other.group and (self._names(one, other) or self._names(other, one))
+            one.group != other.group and (self._names_of(one, other) or self._names_of(other, one))
         )
 
-    def _names(self, one: Document, other: Document) -> bool:
-        if self._named is None or not one.project or not other.project:
+    def _names_of(self, one: Document, other: Document) -> bool:
+        if not one.project or not other.project:
             return False
-        named = self._names_in.get(one.key)
+        named = self._named_in.get(one.key)
         if named is None:
-            named = frozenset(m.lower() for m in self._named.findall(one.text))
-            self._names_in[one.key] = named
+            text = one.text.lower()
+            named = frozenset(name for name in self._names if _names_word(text, name))
+            self._named_in[one.key] = named
         return _project_name(other).lower() in named
 
 
@@ -209,6 +233,20 @@ _SHORTEST_NAMED = 3
 
 def _project_name(document: Document) -> str:
     return PurePath(document.project).name if document.project else ""
+
+
+def _names_word(text: str, word: str) -> bool:
+    """Whether `word` is in `text` as a word of its own (`kilnmarket` in
+    "kilnmarket-prod-uploads", not in "kilnmarkets")."""
+    at = text.find(word)
+    while at >= 0:
+        end = at + len(word)
+        before = text[at - 1] if at else " "
+        after = text[end] if end < len(text) else " "
+        if not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_"):
+            return True
+        at = text.find(word, at + 1)
+    return False
 
 
 class Together:
