@@ -43,6 +43,7 @@ HALVES = (
     "fresh10",
     "fresh11",
     "fresh12",
+    "fresh13",
 )
 TEXT_SUFFIXES = {"", ".md", ".json", ".toml", ".txt", ".yaml", ".yml", ".jsonl", ".cfg", ".ini"}
 

@@ -1,0 +1,4 @@
+extends Node
+
+var progress: Dictionary = {}
+var settings: Dictionary = {"subtitles": true}
