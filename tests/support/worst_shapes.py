@@ -59,6 +59,7 @@ REDACTION = {
     "url_password": F("a://", "a", ":b"),
     "basic_auth_header": F("authorization: Basic", " ", "x"),
     "bearer_token": F("Bearer ", "a", "-"),
+    "url_key_parameter": F("?key=", "a", "!"),
     "glued_env_password": F("A", "A", "x"),
     "password_option": F("", "--password x "),
     "curl_user_password": F("", "curl "),

@@ -198,6 +198,13 @@ def _not_user_and_password(match: re.Match[str]) -> bool:
     return not (colon and user and password)
 
 
+def _name_or_number(match: re.Match[str]) -> bool:
+    """A value of letters alone or digits alone (`?key=onboarding-checklist`): a name or an
+    id, no key."""
+    value = match.group("secret")
+    return not (any(c.isdigit() for c in value) and any(c.isalpha() for c in value))
+
+
 def _compose_default(match: re.Match[str]) -> bool:
     """A password in a URL that is a service's documented default on this machine
     (`postgres://postgres:postgres@localhost`, `amqp://guest:guest@rabbitmq`)."""
@@ -419,6 +426,14 @@ RULES: tuple[Rule, ...] = (
         r"(?P<host>[^\s/:?#\"'<>]*)",
         words="a password in a URL",
         keeps=_compose_default,
+    ),
+    _rule(
+        "url_key_parameter",
+        "key=",
+        # Steam's, Google's and many REST APIs' key in a URL's query (`?key=96367AB8…`)
+        r"[?&]key=(?P<secret>[A-Za-z0-9_-]{16,})(?![A-Za-z0-9_-])",
+        words="an API key in a URL",
+        keeps=_name_or_number,
     ),
     _rule(
         "basic_auth_header",

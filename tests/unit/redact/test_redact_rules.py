@@ -29,6 +29,10 @@ _PGP_BLOCK = (
         ("the password is hunter2hunter2", f"the password is {REDACTED}"),  # said (issue 82)
         ("Password=correcthorse and more", f"Password={REDACTED} and more"),
         ("TOKEN: ghp_0123456789abcdef", f"TOKEN: {REDACTED}"),
+        (
+            "GET https://partner.steam-api.com/v1/?key=96367AB82DDC690D3348FA0FF3C7C2EE&appid=7",
+            f"GET https://partner.steam-api.com/v1/?key={REDACTED}&appid=7",
+        ),
         (f"before\n{_RSA_BLOCK}\nafter", f"before\n{REDACTED}\nafter"),
         (f"-----BEGIN PRIVATE KEY-----\n{_PEM_BODY}-----END PRIVATE KEY-----", REDACTED),
         (f"{_PGP_BLOCK}!", f"{REDACTED}!"),
@@ -52,6 +56,8 @@ def test_each_secret_pattern_is_redacted(text: str, expected: str) -> None:
         "password=hunter2",  # 7 characters
         "token: 'short'",
         "max_tokens=4096000000",  # not the word "token"
+        "https://docs.example.org/page?key=onboarding-checklist",  # a name in a URL's query
+        "https://docs.example.org/page?key=20261129000000",  # an id
         "-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkq\n-----END PUBLIC KEY-----",
         "-----BEGIN CERTIFICATE-----\nMIIDdzCCAl+g\n-----END CERTIFICATE-----",
         "",
