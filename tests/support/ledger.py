@@ -361,7 +361,7 @@ ROWS: tuple[Row, ...] = (
     Row(
         "redaction",
         ("redact/",),
-        950,
+        960,
         "hold; +23 in issue 95: secret-named variables redacted, variable names left as names; "
         "+6: a license serial; +12: a text tried only by the rules whose needles it holds (a "
         "40,000-lesson reply's dump redacted in 7 s, was 32 s); +16 issue 94: a random value "
@@ -379,7 +379,8 @@ ROWS: tuple[Row, ...] = (
         "untuned measure: leaks 19 → 21 of 22, 17 → 19); +6: a Tailscale key by its documented "
         "prefix (fresh10's one missed secret); +8: a text's lines redacted in one pass over its "
         "hidden ranges (a 100 KB refusal of secret lines no longer lines × ranges); +7: `NAME= ` "
-        "then more words gives no value (fresh11's one false secret)",
+        "then more words gives no value (fresh11's one false secret); +10: an API key in a "
+        "URL's query (fresh13's Steam key after its untuned measure: leaks 21 → 22 of 24)",
     ),
     Row(
         "the command line's own frame (main, common, options)",
