@@ -84,7 +84,7 @@ _WORD_OF_PROSE = re.compile(r"^[^\W\d_]{2,}+(?:['’-][^\W\d_]++)*+[.,!?]?$")
 # The line gives an example or a pattern, not a fact.
 _EXAMPLE = _Words(
     "e.g", "eg", "for example", "for instance", "example", "examples", "such as",
-    "placeholder", "sample", "like this", "something like", "pattern",
+    "placeholder", "like this", "something like", "pattern",
     "예", "예시", "예를 들어", "例如", "比如", "示例", "例えば", "例",
 )  # fmt: skip
 

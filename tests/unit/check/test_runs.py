@@ -329,3 +329,17 @@ def test_justfile_recipes_named_after_a_keyword_are_recipes(tmp_path: Path) -> N
         "export-levels:\n  unity -batchmode\n\nset-up target='dev':\n  true\n"
     )
     assert just_recipes(tmp_path / "justfile").names == {"export-levels", "set-up"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Words that silenced a line stating what a command does now, and kept no false
+        # finding away on any half or real store (issue 94):
+        ("- `just corpus` downloads the big sample images\n", ["just corpus"]),  # fresh7 K6
+    ],
+)
+def test_a_word_that_hedges_nothing_does_not_silence_a_command(
+    repo: Path, text: str, expected: list[str]
+) -> None:
+    assert subjects(repo, text, *ALL) == expected
