@@ -71,10 +71,10 @@ _FAILED_OR_PAST = _Words(
     "not available", "unavailable", "uninstalled", "without", "fails", "failed", "broken",
     "error", "errors",
 )  # fmt: skip
-# An old thing may have gone since — unless the sentence says it is "still" there: "The old
-# manifests under `deploy/k8s/` are still there for reference" states where they are now.
+# A fact on a line that speaks of an old thing is not compared ("a Laravel 10 app and keeps
+# the old Kernel classes" beside "Laravel 11 style"); a path or command beside "old" is
+# stated as it is now ("The old importer is in `lib/importer/`").
 _AGED = _Words("old", "older")
-_STILL = _Words("still")
 _ARROW = re.compile(r"->|→|=>|⇒")
 # What lies beside an arrow, up to a code span or path (blanked to 2+ spaces in a line's
 # words), punctuation or another arrow: two words or more are a description.
@@ -161,7 +161,7 @@ def _read(text: str) -> tuple[bool, bool, bool, bool]:
     plans = _MAKES_A_THING.sub(" ", text) if "creat" in text.lower() else text
     plans = _NEXT_TO.sub(" ", plans) if "next to" in plans.lower() else plans
     return (
-        _GONE.search(text) or _FAILED_OR_PAST.search(text) or _AGED.search(text) or _changes(text),
+        _GONE.search(text) or _FAILED_OR_PAST.search(text) or _changes(text),
         _EXAMPLE.search(text),
         _NOT_YET.search(plans),
         _PLANNED.search(plans),
@@ -202,8 +202,9 @@ def _described(side: str) -> bool:
 
 
 def says_gone(text: str) -> bool:
-    """Whether the line says something it names was removed, moved, changed or is missing."""
-    return _read(text)[0]
+    """Whether the line says something it names was removed, moved, changed or is missing,
+    or speaks of an old thing (`_AGED`)."""
+    return _read(text)[0] or _AGED.search(text)
 
 
 # A link the line says leads nowhere already ("dead link", "the link is broken").
@@ -253,11 +254,10 @@ def names_paths_as_they_are(text: str) -> bool:
 
 def hedged(sentence: str) -> bool:
     """Whether a sentence is a condition, a future or a maybe (see `_MAYBE`), or speaks of
-    the past or a failure (`_FAILED_OR_PAST`), or of an old thing not said to be still there."""
+    the past or a failure (`_FAILED_OR_PAST`)."""
     return (
         _MAYBE.search(sentence)
         or _FAILED_OR_PAST.search(sentence)
-        or (_AGED.search(sentence) and not _STILL.search(sentence))
         or _CONTRACTED_WILL.search(sentence) is not None
     )
 
