@@ -53,7 +53,7 @@ def _split(text: str) -> tuple[str, frozenset[str], str]:
 _GONE = _Words(
     "removed", "remove", "deleted", "delete", "moved", "move", "renamed", "rename",
     "no longer", "gone", "dropped", "replaced", "replace", "deprecated", "obsolete",
-    "legacy", "formerly", "used to", "previously",
+    "formerly", "used to", "previously",
     "instead of", "rather than", "migrated", "archived", "retired",
     "superseded", "missing", "not found", "no such", "does not exist", "doesn't exist",
     "don't exist", "not exist", "nonexistent", "non-existent", "absent",
