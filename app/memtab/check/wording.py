@@ -105,7 +105,7 @@ _NOT_YET = _Words(
 # is in `a.toml`; if you change it, restart" still states where the config is.
 _MAYBE = _Words(
     "will", "would", "could", "might", "may", "shall", "should", "if", "unless",
-    "whether", "once", "optional", "optionally", "consider", "maybe", "perhaps",
+    "whether", "optional", "optionally", "consider", "maybe", "perhaps",
     "future", "later", "eventually", "someday", "possibly", "probably",
 )  # fmt: skip
 _CONTRACTED_WILL = re.compile(r"\w['’](?:ll|d)\b")
@@ -116,7 +116,7 @@ _CONTRACTED_WILL = re.compile(r"\w['’](?:ll|d)\b")
 _PLANNED = _Words(
     "create", "creating", "will", "would", "todo", "to-do", "plan",
     "planned", "planning", "proposed", "propose", "future", "later", "eventually", "tbd",
-    "wip", "not yet", "to be", "once",
+    "wip", "not yet", "to be",
     "예정", "계획", "计划", "待办", "予定",
 )  # fmt: skip
 

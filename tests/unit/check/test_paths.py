@@ -347,6 +347,7 @@ def test_a_path_the_line_says_is_still_to_be_made_is_not_missing(
         "- Sample data comes from `src/acme/sample/` (anonymised).",  # held-out K1
         "- The old importer in `src/acme/importer/` holds the CSV parser.",  # fresh6 K7
         "## Legacy\n- The Sapper routes are still under `src/acme/routes-legacy/`.",  # fresh9 K17
+        "- The state bucket comes from src/acme/bootstrap.sh, run once per account.",  # fresh8 K19
     ],
 )
 def test_a_word_that_hedges_nothing_does_not_silence_where_a_thing_is(
