@@ -92,7 +92,7 @@ _EXAMPLE = _Words(
 _NOT_YET = _Words(
     "create", "creates", "creating",
     "todo", "to-do", "to do", "plan", "planned", "planning", "proposed", "propose",
-    "next", "new file", "generate",
+    "new file", "generate",
     "generated", "generates", "output", "outputs", "writes to", "written to", "produces",
     "emits", "wip", "draft", "idea", "tbd", "to be created", "to be added", "to be made",
     "to be written", "not yet", "ignored", "gitignored", "git-ignored", "compiled",
@@ -151,15 +151,10 @@ _MAKES_A_THING = re.compile(
 )
 
 
-# "next to": beside, not the next thing to do.
-_NEXT_TO = re.compile(r"\bnext to\b", re.IGNORECASE)
-
-
 @functools.lru_cache(maxsize=4096)
 def _read(text: str) -> tuple[bool, bool, bool, bool]:
     """What a line says (gone, an example, not there yet, planned), worked out once."""
     plans = _MAKES_A_THING.sub(" ", text) if "creat" in text.lower() else text
-    plans = _NEXT_TO.sub(" ", plans) if "next to" in plans.lower() else plans
     return (
         _GONE.search(text) or _FAILED_OR_PAST.search(text) or _changes(text),
         _EXAMPLE.search(text),
