@@ -63,11 +63,11 @@ _GONE = _Words(
     "削除", "移動", "廃止", "置き換え", "名前変更", "存在しない", "見つからない", "欠落",
 )  # fmt: skip
 
-# The sentence speaks of the past or of a failure ("was", "old", "errors", "without"):
+# The sentence speaks of a failure or of being out of date ("stale", "errors", "without"):
 # what it names may have changed. Its own sentence only, where a removal, move or rename
 # (`_GONE`) leaves the whole line alone.
 _FAILED_OR_PAST = _Words(
-    "was", "were", "stale", "outdated", "not installed", "isn't installed",
+    "stale", "outdated", "not installed", "isn't installed",
     "not available", "unavailable", "uninstalled", "without", "fails", "failed", "broken",
     "error", "errors",
 )  # fmt: skip
