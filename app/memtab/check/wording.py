@@ -63,12 +63,12 @@ _GONE = _Words(
     "削除", "移動", "廃止", "置き換え", "名前変更", "存在しない", "見つからない", "欠落",
 )  # fmt: skip
 
-# The sentence speaks of a failure or of being out of date ("stale", "errors", "without"):
+# The sentence speaks of a failure or of being out of date ("stale", "errors", "not installed"):
 # what it names may have changed. Its own sentence only, where a removal, move or rename
 # (`_GONE`) leaves the whole line alone.
 _FAILED_OR_PAST = _Words(
     "stale", "outdated", "not installed", "isn't installed",
-    "not available", "unavailable", "uninstalled", "without", "fails", "failed", "broken",
+    "not available", "unavailable", "uninstalled", "fails", "failed", "broken",
     "error", "errors",
 )  # fmt: skip
 # A fact on a line that speaks of an old thing is not compared ("a Laravel 10 app and keeps
