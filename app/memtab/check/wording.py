@@ -114,7 +114,7 @@ _CONTRACTED_WILL = re.compile(r"\w['’](?:ll|d)\b")
 
 # The line speaks of a command or target still to be made.
 _PLANNED = _Words(
-    "create", "creating", "will", "would", "todo", "to-do", "plan",
+    "create", "creating", "will", "todo", "to-do", "plan",
     "planned", "planning", "proposed", "propose", "future", "later", "eventually", "tbd",
     "wip", "not yet", "to be",
     "예정", "계획", "计划", "待办", "予定",

@@ -341,6 +341,7 @@ def test_justfile_recipes_named_after_a_keyword_are_recipes(tmp_path: Path) -> N
         ("- `just audit` once a month to find unused code\n", ["just audit"]),  # as fresh10 K8
         ("- `just pods` was how I watched the pods\n", ["just pods"]),  # fresh12 K8
         ("- `just preview` pushes a preview without a PR\n", ["just preview"]),  # fresh11 K17
+        ("- `just close` prints what would be invoiced\n", ["just close"]),  # fresh11 K23
     ],
 )
 def test_a_word_that_hedges_nothing_does_not_silence_a_command(
