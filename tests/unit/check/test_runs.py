@@ -152,7 +152,6 @@ def test_mise_tasks_from_config_and_task_files(repo: Path) -> None:
         ("- `npm run build --workspace web`\n", []),
         ("- `make lint` was removed; use `make check`\n", []),
         ("- e.g. `make whatever`\n", []),
-        ("- We plan to add `make release`\n", []),
         ("- `make seed` → drops the dev DB and re-seeds it\n", ["make seed"]),  # what it does
         ("- `make reseed` → `make seed`\n", []),  # two names: one became the other
     ],
@@ -342,6 +341,7 @@ def test_justfile_recipes_named_after_a_keyword_are_recipes(tmp_path: Path) -> N
         ("- `just pods` was how I watched the pods\n", ["just pods"]),  # fresh12 K8
         ("- `just preview` pushes a preview without a PR\n", ["just preview"]),  # fresh11 K17
         ("- `just close` prints what would be invoiced\n", ["just close"]),  # fresh11 K23
+        ("- `just drift` runs a refresh-only plan every Monday\n", ["just drift"]),  # fresh8 K15
     ],
 )
 def test_a_word_that_hedges_nothing_does_not_silence_a_command(
