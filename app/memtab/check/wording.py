@@ -91,7 +91,7 @@ _EXAMPLE = _Words(
 # The line speaks of what is not there yet, or is being planned or made.
 _NOT_YET = _Words(
     "create", "creates", "creating",
-    "todo", "to-do", "to do", "planned", "planning", "proposed", "propose",
+    "todo", "to-do", "to do", "planning", "proposed", "propose",
     "new file", "generate",
     "generated", "generates", "output", "outputs", "writes to", "written to", "produces",
     "emits", "wip", "draft", "idea", "tbd", "to be created", "to be added", "to be made",
@@ -115,7 +115,7 @@ _CONTRACTED_WILL = re.compile(r"\w['’](?:ll|d)\b")
 # The line speaks of a command or target still to be made.
 _PLANNED = _Words(
     "create", "creating", "will", "todo", "to-do",
-    "planned", "planning", "proposed", "propose", "future", "later", "eventually", "tbd",
+    "planning", "proposed", "propose", "future", "later", "eventually", "tbd",
     "wip", "not yet", "to be",
     "예정", "계획", "计划", "待办", "予定",
 )  # fmt: skip

@@ -343,6 +343,7 @@ def test_a_path_the_line_says_is_still_to_be_made_is_not_missing(
         "- The state bucket comes from src/acme/bootstrap.sh, run once per account.",  # fresh8 K19
         "- The Christmas layout is still in `src/acme/layouts/` for next year.",  # fresh11 K15
         "Snapshots sit in `src/acme/snapshots/` next to each suite.",
+        "- The lifecycle (planned → loaded → delivered) lives in `src/acme/jobs.py`.",  # fresh12 K1
     ],
 )
 def test_a_word_that_hedges_nothing_does_not_silence_where_a_thing_is(
