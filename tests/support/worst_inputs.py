@@ -106,7 +106,6 @@ WORST: dict[str, Worst] = {
     "memtab.check.wording:_WORD_OF_PROSE": M("aa", "a-", "1"),
     "memtab.check.wording:_ARROW": S("", "-"),
     "memtab.check.wording:_MAKES_A_THING": F("", "creating a "),
-    "memtab.check.wording:_NEXT_TO": F("", "next "),
     # components
     "memtab.components.editor.text_buffer:_DESCRIPTION_KEY": M("description", " ", "x"),
     "memtab.components.editor.text_buffer:_CONTROL_CHARS": F("", "\x01a"),

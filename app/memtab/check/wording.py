@@ -53,7 +53,7 @@ def _split(text: str) -> tuple[str, frozenset[str], str]:
 _GONE = _Words(
     "removed", "remove", "deleted", "delete", "moved", "move", "renamed", "rename",
     "no longer", "gone", "dropped", "replaced", "replace", "deprecated", "obsolete",
-    "legacy", "formerly", "used to", "previously",
+    "formerly", "used to", "previously",
     "instead of", "rather than", "migrated", "archived", "retired",
     "superseded", "missing", "not found", "no such", "does not exist", "doesn't exist",
     "don't exist", "not exist", "nonexistent", "non-existent", "absent",
@@ -63,18 +63,18 @@ _GONE = _Words(
     "削除", "移動", "廃止", "置き換え", "名前変更", "存在しない", "見つからない", "欠落",
 )  # fmt: skip
 
-# The sentence speaks of the past or of a failure ("was", "old", "errors", "without"):
+# The sentence speaks of a failure or of being out of date ("stale", "errors", "not installed"):
 # what it names may have changed. Its own sentence only, where a removal, move or rename
 # (`_GONE`) leaves the whole line alone.
 _FAILED_OR_PAST = _Words(
-    "was", "were", "stale", "outdated", "not installed", "isn't installed",
-    "not available", "unavailable", "uninstalled", "without", "fails", "failed", "broken",
+    "stale", "outdated", "not installed", "isn't installed",
+    "not available", "unavailable", "uninstalled", "fails", "failed", "broken",
     "error", "errors",
 )  # fmt: skip
-# An old thing may have gone since — unless the sentence says it is "still" there: "The old
-# manifests under `deploy/k8s/` are still there for reference" states where they are now.
+# A fact on a line that speaks of an old thing is not compared ("a Laravel 10 app and keeps
+# the old Kernel classes" beside "Laravel 11 style"); a path or command beside "old" is
+# stated as it is now ("The old importer is in `lib/importer/`").
 _AGED = _Words("old", "older")
-_STILL = _Words("still")
 _ARROW = re.compile(r"->|→|=>|⇒")
 # What lies beside an arrow, up to a code span or path (blanked to 2+ spaces in a line's
 # words), punctuation or another arrow: two words or more are a description.
@@ -84,15 +84,15 @@ _WORD_OF_PROSE = re.compile(r"^[^\W\d_]{2,}+(?:['’-][^\W\d_]++)*+[.,!?]?$")
 # The line gives an example or a pattern, not a fact.
 _EXAMPLE = _Words(
     "e.g", "eg", "for example", "for instance", "example", "examples", "such as",
-    "placeholder", "template", "sample", "like this", "something like", "pattern",
+    "placeholder", "like this", "something like", "pattern",
     "예", "예시", "예를 들어", "例如", "比如", "示例", "例えば", "例",
 )  # fmt: skip
 
 # The line speaks of what is not there yet, or is being planned or made.
 _NOT_YET = _Words(
     "create", "creates", "creating",
-    "todo", "to-do", "to do", "plan", "planned", "planning", "proposed", "propose",
-    "next", "new file", "generate",
+    "todo", "to-do", "to do", "planning", "proposed", "propose",
+    "new file", "generate",
     "generated", "generates", "output", "outputs", "writes to", "written to", "produces",
     "emits", "wip", "draft", "idea", "tbd", "to be created", "to be added", "to be made",
     "to be written", "not yet", "ignored", "gitignored", "git-ignored", "compiled",
@@ -105,7 +105,7 @@ _NOT_YET = _Words(
 # is in `a.toml`; if you change it, restart" still states where the config is.
 _MAYBE = _Words(
     "will", "would", "could", "might", "may", "shall", "should", "if", "unless",
-    "whether", "once", "optional", "optionally", "consider", "maybe", "perhaps",
+    "whether", "optional", "optionally", "consider", "maybe", "perhaps",
     "future", "later", "eventually", "someday", "possibly", "probably",
 )  # fmt: skip
 _CONTRACTED_WILL = re.compile(r"\w['’](?:ll|d)\b")
@@ -114,9 +114,9 @@ _CONTRACTED_WILL = re.compile(r"\w['’](?:ll|d)\b")
 
 # The line speaks of a command or target still to be made.
 _PLANNED = _Words(
-    "create", "creating", "will", "would", "todo", "to-do", "plan",
-    "planned", "planning", "proposed", "propose", "future", "later", "eventually", "tbd",
-    "wip", "not yet", "to be", "once",
+    "create", "creating", "will", "todo", "to-do",
+    "planning", "proposed", "propose", "future", "later", "eventually", "tbd",
+    "wip", "not yet", "to be",
     "예정", "계획", "计划", "待办", "予定",
 )  # fmt: skip
 
@@ -151,17 +151,12 @@ _MAKES_A_THING = re.compile(
 )
 
 
-# "next to": beside, not the next thing to do.
-_NEXT_TO = re.compile(r"\bnext to\b", re.IGNORECASE)
-
-
 @functools.lru_cache(maxsize=4096)
 def _read(text: str) -> tuple[bool, bool, bool, bool]:
     """What a line says (gone, an example, not there yet, planned), worked out once."""
     plans = _MAKES_A_THING.sub(" ", text) if "creat" in text.lower() else text
-    plans = _NEXT_TO.sub(" ", plans) if "next to" in plans.lower() else plans
     return (
-        _GONE.search(text) or _FAILED_OR_PAST.search(text) or _AGED.search(text) or _changes(text),
+        _GONE.search(text) or _FAILED_OR_PAST.search(text) or _changes(text),
         _EXAMPLE.search(text),
         _NOT_YET.search(plans),
         _PLANNED.search(plans),
@@ -202,8 +197,9 @@ def _described(side: str) -> bool:
 
 
 def says_gone(text: str) -> bool:
-    """Whether the line says something it names was removed, moved, changed or is missing."""
-    return _read(text)[0]
+    """Whether the line says something it names was removed, moved, changed or is missing,
+    or speaks of an old thing (`_AGED`)."""
+    return _read(text)[0] or _AGED.search(text)
 
 
 # A link the line says leads nowhere already ("dead link", "the link is broken").
@@ -253,11 +249,10 @@ def names_paths_as_they_are(text: str) -> bool:
 
 def hedged(sentence: str) -> bool:
     """Whether a sentence is a condition, a future or a maybe (see `_MAYBE`), or speaks of
-    the past or a failure (`_FAILED_OR_PAST`), or of an old thing not said to be still there."""
+    the past or a failure (`_FAILED_OR_PAST`)."""
     return (
         _MAYBE.search(sentence)
         or _FAILED_OR_PAST.search(sentence)
-        or (_AGED.search(sentence) and not _STILL.search(sentence))
         or _CONTRACTED_WILL.search(sentence) is not None
     )
 
