@@ -71,9 +71,9 @@ _FAILED_OR_PAST = _Words(
     "not available", "unavailable", "uninstalled", "fails", "failed", "broken",
     "error", "errors",
 )  # fmt: skip
-# A fact on a line that speaks of an old thing is not compared ("a Laravel 10 app and keeps
-# the old Kernel classes" beside "Laravel 11 style"); a path or command beside "old" is
-# stated as it is now ("The old importer is in `lib/importer/`").
+# A fact or a command on a line that speaks of an old thing is not checked ("a Laravel 10 app
+# and keeps the old Kernel classes" beside "Laravel 11 style"; a command run "from the old
+# laptop"); a path beside "old" is stated as it is now ("The old importer is in `lib/x/`").
 _AGED = _Words("old", "older")
 _ARROW = re.compile(r"->|→|=>|⇒")
 # What lies beside an arrow, up to a code span or path (blanked to 2+ spaces in a line's
@@ -259,6 +259,7 @@ def hedged(sentence: str) -> bool:
 
 def names_commands_as_they_are(text: str) -> bool:
     """Whether the commands a line names are stated as they work now: not gone, not an
-    example, not planned. Only such lines' commands are checked."""
+    example, not planned, not run on an old thing (`_AGED`: "from the old Windows laptop"
+    may be another machine's). Only such lines' commands are checked."""
     gone, example, _, planned = _read(text)
-    return not (gone or example or planned)
+    return not (gone or example or planned or _AGED.search(text))
