@@ -100,7 +100,7 @@ _GONE = re.compile(
     re.IGNORECASE,
 )
 """A sentence saying what it names is gone or changed: no value claimed of it (the
-check's own list, `check.wording`, also reads "legacy" and "used to" so: too wide for a
+check's own list, `check.wording`, also reads "used to" and "formerly" so: too wide for a
 claim)."""
 _REQUIRED = re.compile(
     r"\b(?:must|should|shall|has\s+to|have\s+to|needs?\s+to|(?:is|are)\s+to|ought\s+to)\s+"
