@@ -381,6 +381,7 @@ SEEDED_MINIMUMS = {
     "fresh11": {**_FULL_HALF, "written": "29 Nov 2026"},
     "fresh12": {**_FULL_HALF, "written": "29 Nov 2026"},
     "fresh13": {**_FULL_HALF, "written": "29 Nov 2026"},
+    "fresh14": {**_FULL_HALF, "written": "29 Nov 2026"},
 }
 UNTUNED_HALVES = list(SEEDED_MINIMUMS)
 

@@ -44,6 +44,7 @@ HALVES = (
     "fresh11",
     "fresh12",
     "fresh13",
+    "fresh14",
 )
 TEXT_SUFFIXES = {"", ".md", ".json", ".toml", ".txt", ".yaml", ".yml", ".jsonl", ".cfg", ".ini"}
 

@@ -1,0 +1,3 @@
+library(testthat)
+library(curlew)
+test_check("curlew")
