@@ -100,6 +100,18 @@ def test_no_contradiction(other: str) -> None:
     )
 
 
+def test_a_version_a_part_stays_on_is_that_part_s() -> None:
+    """ "The cache alone stays on DuckDB 1.0.0" is the cache's version, not the one global
+    memory gives local work (fresh14's false contradiction, untuned)."""
+    assert (
+        pairs(
+            memory("global", "duckdb.md", note("DuckDB 1.1.3 for local work.")),
+            memory("project:acme-api", "cache.md", note("The cache alone stays on DuckDB 1.0.0.")),
+        )
+        == []
+    )
+
+
 def test_memories_no_session_sees_together_never_contradict() -> None:
     assert (
         pairs(

@@ -100,7 +100,8 @@ default, and a rule against a version ("Never use Node 18": the rule's object, t
 always/never reader's)."""
 _SUBJECT = re.compile(
     r"^(?:(?:the|our|my|this)\s++)?(?P<subject>[\w.'/-]++(?:\s[\w.'/-]++){0,5}?)\s++"
-    r"(?:is|are|runs|run|uses|use|builds|build|targets|target|pins|needs|requires|lives)\b",
+    r"(?:is|are|runs|run|uses|use|builds|build|targets|target|pins|needs|requires|lives"
+    r"|stays|stay)\b",
     re.IGNORECASE,
 )
 _FOR = re.compile(r"\bfor\s++(?:(?:the|our|my)\s++)?(?P<what>[\w/-]++(?:\s++[\w/-]++){0,2})")
