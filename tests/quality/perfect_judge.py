@@ -8,9 +8,9 @@ last left) — scored as `trust_scorecard` scores them.
 
 The stand-in finds each statement it is shown in the half's files (its scope said before it
 aside, the laid-out home's path read back as the corpus's) and answers `same` for a pair the
-key calls duplicates, `conflict` for a pair it calls a contradiction, `neither` for every
-other pair; the controls as every judge must. It reads only the key and the half's files:
-nothing of how Memtab chose what to ask.
+key calls duplicates, `conflict` for a pair it calls a contradiction (two whole notes holding
+one are not the same), `neither` for every other pair; the controls as every judge must. It
+reads only the key and the half's files: nothing of how Memtab chose what to ask.
 """
 
 from __future__ import annotations
@@ -91,7 +91,10 @@ class KeyJudge:
             return control, "a control"
         self.asked += 1
         places = [(a, b) for a in self.where(one) for b in self.where(other) if a.file != b.file]
-        for items, verdict in ((self.same, "same"), (self.conflict, "conflict")):
+        # Two whole notes holding a contradiction are not the same, whatever else they share.
+        whole_notes = any(a.line is None or b.line is None for a, b in places)
+        kinds = ((self.same, "same"), (self.conflict, "conflict"))
+        for items, verdict in reversed(kinds) if whole_notes else kinds:
             for item in items:
                 if any(self.matcher.pair_matches(a, b, item) for a, b in places):
                     return verdict, item["id"]

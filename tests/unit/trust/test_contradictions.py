@@ -37,6 +37,9 @@ def note(*lines: str) -> str:
     [
         ("The API runs on port 8080.", "The API listens on 9000.", "port", ("8080", "9000")),
         ("We use Postgres 16.", "The project is on Postgres 15.", "version", ("16", "15")),
+        # a word after a three-part version names no count of it (fresh14's Quarto)
+        ("Quarto 1.6.39 renders the docs.", "The docs render with Quarto 1.5.57.", "version",
+         ("1.6.39", "1.5.57")),
         ("Run the api tests with `pnpm test --filter api`.", "`make test-api` runs the api tests.",
          "command", ("pnpm test --filter api", "make test-api")),
         ("The fixtures live in `tests/fixtures/`.", "`spec/fixtures` holds the fixtures.", "path",

@@ -345,7 +345,7 @@ WORKED_OUT = {
     47: "0d0ebf197048cbb8",  # a bare `X_Y=8`, a table's environment column: none seeded here
     48: "0d0ebf197048cbb8",  # a project's port named apart from its name: none seeded here
     49: "0d0ebf197048cbb8",  # a label before a web address, the host after its user: none here
-    50: "0d0ebf197048cbb8",  # a version "stays on": none here
+    50: "0d0ebf197048cbb8",  # a version "stays on", a word after x.y.z: none here
 }
 """What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
 `per_file.CACHE_VERSION`."""

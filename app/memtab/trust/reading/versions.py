@@ -178,7 +178,8 @@ def _versions(clause: str) -> list[Version]:
     for match in _VERSION.finditer(clause):
         written = match.group("product")
         product = _product(written)
-        if product is None or _UNIT_AFTER.match(clause, match.end()):
+        counted = match.group("value").count(".") < 2  # "1.6.39 renders" counts nothing
+        if product is None or (counted and _UNIT_AFTER.match(clause, match.end())):
             continue
         joined = clause[match.end("product") : match.start("value")]
         if (
