@@ -76,6 +76,7 @@ def test_a_path_of_the_checkout_that_is_not_there_is_reported(repo: Path, line: 
         # Not a hidden file's name: a folder's path, a version, a home's dotfile, a URL.
         ("- CI is .github/workflows/ci.yml; Python .3.12 and `.bashrc`", []),
         ("- See https://example.com/.well-known.json", []),
+        ("- The other repo's .prettierrc.json sets the width.", []),  # another checkout's
     ],
 )
 def test_a_hidden_file_named_alone_is_missing_when_nothing_of_its_tool_is_there(

@@ -12,9 +12,10 @@ Only what is clearly a path of the checkout is checked (docs/formats.md §19.3):
   `./file`; an absolute path inside the checkout (`~/src/app/x.py` too, `~` the user's
   home); a code span that is one file name of source code or a tool's config
   (`jest.config.ts`; not named after the project, as its users' files are), or a hidden
-  file's name with an extension, in prose too (`.nrepl.edn`), missing when no file of the
-  checkout has that name (nor, for a hidden one, a file of its root whose name starts with
-  its first part: `.env.example` for `.env.local`);
+  file's name with an extension, in prose too (`.nrepl.edn`; not after a possessive nor in
+  a sentence naming a repository), missing when no file of the checkout has that name
+  (nor, for a hidden one, a file of its root whose name starts with its first part:
+  `.env.example` for `.env.local`);
 - in a code span, a shell line, or prose — in prose only with a file extension, a
   trailing `/` or three parts (`and/or`, `client/server` are words);
 - a glob in a code span or a shell line (`packages/*/lib/`, `tests/**/*.snap`) whose first
@@ -171,13 +172,19 @@ def named_paths(
             around = line.words_around(written)
             if hedged(around) or (is_glob(written) and names_a_pattern(around)):
                 continue
+            # a name alone may be another checkout's: said after a possessive or a repository
+            elsewhere = (written in alone or _hidden_file(written)) and _elsewhere(
+                line, written, around
+            )
+            if elsewhere and _hidden_file(written):
+                continue
             named = _inside(
                 written,
                 checkout,
                 strict=strict,
                 home=home,
                 bases=bases,
-                alone=written in alone and not _elsewhere(line, written, around),
+                alone=written in alone and not elsewhere,
             )
             if named is None or named[0] in seen or named[0] in link_targets.get(line.number, ()):
                 continue
