@@ -55,6 +55,7 @@ WORST: dict[str, Worst] = {
     "memtab.check.rules.commands:_PROGRAM_NAME": M("a", "a", "!"),
     "memtab.check.rules.facts:_NUMBER_AFTER_SPACE": S("", "a "),
     "memtab.check.rules.paths:_BARE_FILE": X("", "a.config", "!"),
+    "memtab.check.rules.paths:_HIDDEN_FILE": F("", ".a", "/"),
     "memtab.check.rules.facts:_HEDGES": S("", "upgradesx "),
     "memtab.check.rules.facts:_PORT_FORMS[0]": S("a", " ", "x"),
     "memtab.check.rules.facts:_PORT_FORMS[1]": S("a", " ", "x"),

@@ -63,6 +63,30 @@ def test_a_path_of_the_checkout_that_is_not_there_is_reported(repo: Path, line: 
     assert len(missing(repo, line + "\n")) == 1
 
 
+@pytest.mark.parametrize(
+    ("line", "reported"),
+    [
+        # fresh13 K26, fresh10 K8 of the trust corpus: a tool's config, named alone.
+        ("The nREPL port is 7889, set in .nrepl.edn so CIDER finds it.", [".nrepl.edn"]),
+        ("- `periphery scan`; the config is `.periphery.yml`.", [".periphery.yml"]),
+        ("- Lint rules are in `.eslintrc.json`.", []),  # there
+        # A file of the root starts with its first part: a local copy, a tool's lock file.
+        ("- Copy `.env.example` to `.env.local` and fill in the keys.", []),
+        ("- Only .terraform.lock.hcl is committed.", []),
+        # Not a hidden file's name: a folder's path, a version, a home's dotfile, a URL.
+        ("- CI is .github/workflows/ci.yml; Python .3.12 and `.bashrc`", []),
+        ("- See https://example.com/.well-known.json", []),
+        ("- The other repo's .prettierrc.json sets the width.", []),  # another checkout's
+    ],
+)
+def test_a_hidden_file_named_alone_is_missing_when_nothing_of_its_tool_is_there(
+    tmp_path: Path, line: str, reported: list[str]
+) -> None:
+    files = {".eslintrc.json": "{}", ".env.example": "", ".terraform-version": "1.9\n"}
+    repo = make_checkout(tmp_path / "acme", {**CHECKOUT_FILES, **files})
+    assert missing(repo, line + "\n") == reported
+
+
 def test_an_absolute_path_inside_the_checkout_is_checked(repo: Path) -> None:
     assert missing(repo, f"- Settings: `{repo}/src/acme/settings.py`\n") == ["src/acme/settings.py"]
 

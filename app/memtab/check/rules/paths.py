@@ -11,8 +11,11 @@ Only what is clearly a path of the checkout is checked (docs/formats.md §19.3):
   a possessive, in a sentence naming a repository, nor under a version's folder);
   `./file`; an absolute path inside the checkout (`~/src/app/x.py` too, `~` the user's
   home); a code span that is one file name of source code or a tool's config
-  (`jest.config.ts`; not named after the project, as its users' files are), missing when
-  no file of the checkout has that name;
+  (`jest.config.ts`; not named after the project, as its users' files are), or a hidden
+  file's name with an extension, in prose too (`.nrepl.edn`; not after a possessive nor in
+  a sentence naming a repository), missing when no file of the checkout has that name
+  (nor, for a hidden one, a file of its root whose name starts with its first part:
+  `.env.example` for `.env.local`);
 - in a code span, a shell line, or prose — in prose only with a file extension, a
   trailing `/` or three parts (`and/or`, `client/server` are words);
 - a glob in a code span or a shell line (`packages/*/lib/`, `tests/**/*.snap`) whose first
@@ -114,6 +117,9 @@ _BARE_FILE = re.compile(
     r"[A-Za-z0-9_][\w@+-]*+(?:\.config\.(?:[cm]?[jt]s|json|ya?ml|toml)|\.(?:[cm]?[jt]sx?|py|"
     r"pyi|rs|go|c|h|cc|cpp|hpp|java|kt|swift|rb|php|cs|ex|exs|lua|vue|svelte))"
 )
+# A hidden file's name with an extension (`.nrepl.edn`, `.periphery.yml`), in prose too: a
+# tool's config at the root of a project (not a folder's: `.github/workflows`).
+_HIDDEN_FILE = re.compile(r"(?<![\w/.~$@:%+\\*<>{}-])\.[\w+-]++(?:\.[\w+-]++)++(?![/\\<>{}*])")
 _CUT = ("…", "...")
 """What ends a name cut short (`docs/adr/0003-…`)."""
 
@@ -166,13 +172,19 @@ def named_paths(
             around = line.words_around(written)
             if hedged(around) or (is_glob(written) and names_a_pattern(around)):
                 continue
+            # a name alone may be another checkout's: said after a possessive or a repository
+            elsewhere = (written in alone or _hidden_file(written)) and _elsewhere(
+                line, written, around
+            )
+            if elsewhere and _hidden_file(written):
+                continue
             named = _inside(
                 written,
                 checkout,
                 strict=strict,
                 home=home,
                 bases=bases,
-                alone=written in alone and not _elsewhere(line, written, around),
+                alone=written in alone and not elsewhere,
             )
             if named is None or named[0] in seen or named[0] in link_targets.get(line.number, ()):
                 continue
@@ -244,15 +256,25 @@ def _candidates(line: Line, checkout: Checkout) -> Iterator[tuple[str, bool]]:
         else:
             yield from ((token, False) for token in _tokens(span, globs=True))
     yield from ((token, True) for token in _tokens(line.prose))
+    prose = _URL.sub(" ", line.prose)
+    yield from ((match.group(0), True) for match in _HIDDEN_FILE.finditer(prose))
 
 
 def _own_file_name(span: str, checkout: Checkout) -> bool:
-    """Whether a code span is a file name alone (`_BARE_FILE`) that is not named after the
-    project: a tool named for its project reads `dockyard.yaml` in its users' repositories."""
+    """Whether a code span is a file name alone, a hidden one (`_HIDDEN_FILE`) or one of
+    `_BARE_FILE` not named after the project: a tool named for its project reads
+    `dockyard.yaml` in its users' repositories."""
+    if _hidden_file(span):
+        return True
     if _BARE_FILE.fullmatch(span) is None:
         return False
     project = os.path.basename(str(checkout.root).rstrip("/")).lower()
     return not span.lower().startswith(project)
+
+
+def _hidden_file(name: str) -> bool:
+    """Whether `name` is a hidden file's name with an extension (`.nrepl.edn`)."""
+    return _HIDDEN_FILE.fullmatch(name) is not None and _FILE_EXTENSION.search(name) is not None
 
 
 def _one_spaced_path(span: str, checkout: Checkout) -> bool:
@@ -350,6 +372,7 @@ def _inside(
     single = len(parts) == 1 and (
         (explicit and (_EXTENSION.search(token) or token[:1] == "."))
         or (not strict and _BARE_FILE.fullmatch(token) is not None)
+        or _hidden_file(token)
     )
     if (len(parts) < 2 and not single) or not _plausible(parts):
         return None
@@ -436,13 +459,18 @@ def _plausible(parts: list[str]) -> bool:
 
 def is_missing(checkout: Checkout, named: NamedPath) -> bool:
     """Whether nothing is at the path — nor, for a name without an extension, a file of
-    that name with one (`src/lib/api` for `src/lib/api.ts`, as imports name modules)."""
+    that name with one (`src/lib/api` for `src/lib/api.ts`, as imports name modules), nor,
+    for a hidden file named alone, a file of the root whose name starts with its first part:
+    the tool is set up there, and what it copies or writes locally may be missing (`.env.local`
+    of `.env.example`, `.terraform.lock.hcl` beside `.terraform-version`)."""
     if named.cut:
         return not checkout.prefix_taken(named.relative)
     if is_glob(named.relative):
         return not checkout.glob_matches(named.relative, named.directory)
     if checkout.exists(named.relative):
         return False
+    if _hidden_file(named.relative):
+        return not checkout.prefix_taken(named.relative[: named.relative.index(".", 1)])
     if named.directory or _EXTENSION.search(named.relative.rsplit("/", 1)[-1]):
         return True
     return not checkout.stem_taken(named.relative)
