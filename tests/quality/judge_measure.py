@@ -139,7 +139,7 @@ def _judged(
     if only == "contradictions":
         found = ContradictionsEngine(home, env=laid.env())
         report = found.find()
-        wider = wider_contradictions(report, found.compared)
+        wider = wider_contradictions(report, found.compared, found.records)
         judged = judge_contradictions(report, judge, wider, found.contradiction_of)
         return (
             score_contradictions(matcher, report.to_json()),

@@ -8,6 +8,7 @@ readers make of it."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -46,7 +47,7 @@ def _asked(engine: ContradictionsEngine, report: ContradictionsReport) -> list[s
     """The pairs of statements the wider net asks the model, each as its two texts."""
     return [
         {candidate.one.text, candidate.other.text}
-        for candidate in wider_contradictions(report, engine.compared)
+        for candidate in wider_contradictions(report, engine.compared, engine.records)
     ]
 
 
@@ -234,6 +235,30 @@ def test_the_wider_net_asks_another_project_s_memory_that_names_the_project(
         ],
     )
     assert _asked(engine, report) == [{shop, infra}]
+
+
+def test_the_wider_net_asks_a_record_beside_a_memory_never_two_records(tmp_path: Path) -> None:
+    """A later session's record may say a memory's value has changed: the pair is asked. Two
+    records each tell what happened then, and are not asked together."""
+    home = Home(tmp_path / "home")
+    loans = "A loan runs at most 14 days; renewals add 7."
+    later = "2026-11-09: the longest loan is 21 days now, after the board vote."
+    earlier = "2026-10-01: the longest loan stays at 14 days for the pilot."
+
+    def record(name: str, text: str) -> Document:
+        return replace(memory("codex", name, f"# R\n\n- {text}\n"), record=True)
+
+    engine, report = _found(
+        home,
+        [
+            memory("project:lendbench", "loans.md", f"# Loans\n\n- {loans}\n"),
+            record("raw_memories.md", later),
+            record("rollout_summary.md", earlier),
+        ],
+    )
+    asked = _asked(engine, report)
+    assert {loans, later} in asked and {loans, earlier} in asked
+    assert {later, earlier} not in asked
 
 
 WORKER = "Worker settings:\n\n```yaml\nworker:\n  concurrency: 4\n  prefetch: 1\n```\n"

@@ -64,7 +64,7 @@ def run_contradictions(
         # lazy: as the engine (only a run a model judges)
         from memtab.trust.judging.contradictions import judge_contradictions, wider_contradictions
 
-        wider = wider_contradictions(found, engine().compared)
+        wider = wider_contradictions(found, engine().compared, engine().records)
         return judge_contradictions(found, by, wider, engine().contradiction_of)
 
     return found_report(

@@ -100,6 +100,9 @@ class ContradictionsEngine(KeptContradictions):
         """Why the last run's answer is not whole, in words ("": it is)."""
         self.compared: list[Document] = []
         """The last run's memories compared: the wider net a model judges (`trust.judging.net`)."""
+        self.records: list[Document] = []
+        """The last run's records of what happened, never compared by their claims: the net
+        asks them too (a later session's record may say a memory's value has changed)."""
 
     @collection_paused()
     def find(self, workspace_id: str | None = None, *, reuse: bool = False) -> ContradictionsReport:
@@ -148,6 +151,7 @@ class ContradictionsEngine(KeptContradictions):
     def _found_in(self, documents: Sequence[Document], everything: bool) -> Found:
         compared = sorted((d for d in documents if not d.record), key=lambda d: (d.path, d.key))
         self.compared = compared
+        self.records = sorted((d for d in documents if d.record), key=lambda d: (d.path, d.key))
         claims = self._claims.of_all(compared, _claims_of, everything=everything)
         lines_of: dict[str, list[str]] = {}  # a file's lines, split once a run
         for document, found in zip(compared, claims, strict=True):

@@ -5,10 +5,10 @@ A contradiction is asked as the lines that disagree, each as it is written: ever
 value against every line of another (`MAX_PAIRS` a contradiction), a finding and a candidate
 (`ContradictionsReport.candidates`) alike; then the wider net (`net.candidates`: the
 sentences and the tables' and config fences' lines of memories of one project,
-`net.SaidOfOneProject`). A pair the model calls a `conflict` confirms it; `same` or `neither`
-dismisses that pair alone — moved to `dismissed` as the two lines asked — and the
-contradiction stays of the lines still standing; a pair not answered leaves it where the
-words put it. A pair of the net the model
+`net.SaidOfOneProject`, and of records of what happened beside them). A pair the model calls
+a `conflict` confirms it; `same` or `neither` dismisses that pair alone — moved to
+`dismissed` as the two lines asked — and the contradiction stays of the lines still
+standing; a pair not answered leaves it where the words put it. A pair of the net the model
 calls a conflict is a finding it judged (`ContradictionsEngine.contradiction_of` makes it).
 """
 
@@ -48,11 +48,13 @@ Made = Callable[[Sequence[tuple[Document, Claim]]], Contradiction]
 
 
 def wider_contradictions(
-    report: ContradictionsReport, documents: Sequence[Document]
+    report: ContradictionsReport,
+    documents: Sequence[Document],
+    records: Sequence[Document] = (),
 ) -> list[Candidate]:
     """The wider net of `memtab contradictions`: statements of memories of one project
-    (`SaidOfOneProject`) that no contradiction of `report` (findings, candidates, dismissed)
-    holds."""
+    (`SaidOfOneProject`), and of `records` of what happened beside them, that no contradiction
+    of `report` (findings, candidates, dismissed) holds."""
     together = Together(
         [
             _places(found)
@@ -61,13 +63,14 @@ def wider_contradictions(
     )
     of_one_project = SaidOfOneProject(documents)
     return candidates(
-        ((d, sentences_of(d) + values_of(d)) for d in documents),
+        ((d, sentences_of(d) + values_of(d)) for d in (*documents, *records)),
         apart=lambda one, other: (
             not of_one_project(one.document, other.document) or together.side_by_side(one, other)
         ),
         most=net_size(report.files_read),
         together=of_one_project,
         numbers_first=True,
+        records=True,
     )
 
 

@@ -109,15 +109,17 @@ def candidates(
     threshold: float = WIDER_SIMILARITY,
     together: Callable[[Document, Document], bool] = seen_together,
     numbers_first: bool = False,
+    records: bool = False,
 ) -> list[Candidate]:
     """The `most` likely pairs of statements of two memories alike at `threshold`, ranked
     (module doc; `together`: which memories are read as one's context; `numbers_first`: a
-    pair giving one named thing two numbers before the rest of its rank), but those `apart`
+    pair giving one named thing two numbers before the rest of its rank; `records`: records of
+    what happened are asked too, never two of them together), but those `apart`
     says are not compared (held together already, never seen together); one pair for each
     two sentences however many copies say them."""
     sides: list[tuple[Document, Statement]] = []
     for document, found in said:
-        if document.record or document.imported is not None:
+        if (document.record and not records) or document.imported is not None:
             continue
         sides += [(document, statement) for statement in found]
     sets = [_with_parts(statement.stems) - POLARITIES for _, statement in sides]
@@ -129,6 +131,7 @@ def candidates(
         texts = frozenset((" ".join(mine.text.split()), " ".join(theirs.text.split())))
         if (
             first.key == second.key
+            or (first.record and second.record)
             or len(texts) < 2
             or texts in seen
             or restates(first.key, second.key)
