@@ -27,7 +27,7 @@ import stat
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Protocol
 
 from memtab.check.records import Agent, FindingScope
@@ -125,6 +125,11 @@ class Document:
     def text(self) -> str:
         """The file's text as it was read."""
         return zlib.decompress(self.packed).decode("utf-8", "surrogatepass")
+
+    @property
+    def project_name(self) -> str:
+        """The name of the project's folder ("" for memory of no project)."""
+        return PurePath(self.project).name if self.project else ""
 
     @property
     def skill(self) -> bool:

@@ -43,6 +43,11 @@ def _found(
     return engine, engine.report_of(documents)
 
 
+def _bullet(place: str, name: str, line: str) -> Document:
+    """A memory at `place` holding one bullet under a heading of its name."""
+    return memory(place, name, f"# {Path(name).stem}\n\n- {line}\n")
+
+
 def _asked(engine: ContradictionsEngine, report: ContradictionsReport) -> list[set[str]]:
     """The pairs of statements the wider net asks the model, each as its two texts."""
     return [
@@ -229,9 +234,9 @@ def test_the_wider_net_asks_another_project_s_memory_that_names_the_project(
     engine, report = _found(
         home,
         [
-            memory("project:shop", "storage.md", f"# Storage\n\n- {shop}\n"),
-            memory("project:infra", "s3.md", f"# S3\n\n- {infra}\n"),
-            memory("project:ledger", "s3.md", f"# S3\n\n- {other}\n"),
+            _bullet("project:shop", "storage.md", shop),
+            _bullet("project:infra", "s3.md", infra),
+            _bullet("project:ledger", "s3.md", other),
         ],
     )
     assert _asked(engine, report) == [{shop, infra}]
@@ -245,15 +250,12 @@ def test_the_wider_net_asks_a_record_beside_a_memory_never_two_records(tmp_path:
     later = "2026-11-09: the longest loan is 21 days now, after the board vote."
     earlier = "2026-10-01: the longest loan stays at 14 days for the pilot."
 
-    def record(name: str, text: str) -> Document:
-        return replace(memory("codex", name, f"# R\n\n- {text}\n"), record=True)
-
     engine, report = _found(
         home,
         [
-            memory("project:lendbench", "loans.md", f"# Loans\n\n- {loans}\n"),
-            record("raw_memories.md", later),
-            record("rollout_summary.md", earlier),
+            _bullet("project:lendbench", "loans.md", loans),
+            replace(_bullet("codex", "raw_memories.md", later), record=True),
+            replace(_bullet("codex", "rollout_summary.md", earlier), record=True),
         ],
     )
     asked = _asked(engine, report)
@@ -356,9 +358,9 @@ def test_the_wider_net_asks_first_the_pairs_giving_one_named_thing_two_numbers(
     engine, report = _found(
         home,
         [
-            memory("global", "db.md", f"# DB\n\n- {sixteen}\n"),
-            memory("project:api", "backups.md", f"# Backups\n\n- {backups}\n"),
-            memory("project:api", "rds.md", f"# RDS\n\n- {fifteen}\n"),
+            _bullet("global", "db.md", sixteen),
+            _bullet("project:api", "backups.md", backups),
+            _bullet("project:api", "rds.md", fifteen),
         ],
     )
     assert report.contradictions == ()

@@ -280,9 +280,7 @@ def _claims_of(document: Document) -> tuple[Claim, ...]:
 
 def _read_claims(document: Document) -> tuple[Claim, ...]:
     note = PurePath(document.path.rsplit(":", 1)[-1]).stem
-    return claims_of(
-        document.text, PurePath(document.project).name if document.project else "", note
-    )
+    return claims_of(document.text, document.project_name, note)
 
 
 def packed_claims(claims: tuple[Claim, ...]) -> object:

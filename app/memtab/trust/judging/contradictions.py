@@ -70,7 +70,6 @@ def wider_contradictions(
         most=net_size(report.files_read),
         together=of_one_project,
         numbers_first=True,
-        records=True,
     )
 
 

@@ -29,12 +29,14 @@ from memtab.trust.records import MemoryPlace
 def wider_duplicates(
     report: DuplicatesReport, read: Sequence[tuple[Document, Sequence[Statement]]]
 ) -> list[Candidate]:
-    """The wider net of `memtab duplicates`: statements no group of `report` (its findings,
-    candidates, dismissed) holds together. A candidate of whole notes holds none of their
-    lines: the notes are asked as one pair, and a rule said in both is still its own."""
+    """The wider net of `memtab duplicates`: statements of memories (records of what happened
+    aside) no group of `report` (its findings, candidates, dismissed) holds together. A
+    candidate of whole notes holds none of their lines: the notes are asked as one pair, and
+    a rule said in both is still its own."""
     held = [*report.groups, *(g for g in report.candidates if g.kind != "reworded")]
     together = Together([group.members for group in (*held, *report.dismissed)])
-    return candidates(read, apart=together.side_by_side, most=net_size(report.files_read))
+    memories = [(document, said) for document, said in read if not document.record]
+    return candidates(memories, apart=together.side_by_side, most=net_size(report.files_read))
 
 
 @dataclass(frozen=True)

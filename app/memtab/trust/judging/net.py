@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import PurePath
 
 from memtab.check.documents import Document, seen_together
 from memtab.markdown import text_lines
@@ -109,17 +108,16 @@ def candidates(
     threshold: float = WIDER_SIMILARITY,
     together: Callable[[Document, Document], bool] = seen_together,
     numbers_first: bool = False,
-    records: bool = False,
 ) -> list[Candidate]:
     """The `most` likely pairs of statements of two memories alike at `threshold`, ranked
     (module doc; `together`: which memories are read as one's context; `numbers_first`: a
-    pair giving one named thing two numbers before the rest of its rank; `records`: records of
-    what happened are asked too, never two of them together), but those `apart`
-    says are not compared (held together already, never seen together); one pair for each
-    two sentences however many copies say them."""
+    pair giving one named thing two numbers before the rest of its rank), but those `apart`
+    says are not compared (held together already, never seen together); a record of what
+    happened only beside a memory, never beside another record; one pair for each two
+    sentences however many copies say them."""
     sides: list[tuple[Document, Statement]] = []
     for document, found in said:
-        if (document.record and not records) or document.imported is not None:
+        if document.imported is not None:
             continue
         sides += [(document, statement) for statement in found]
     sets = [_with_parts(statement.stems) - POLARITIES for _, statement in sides]
@@ -210,7 +208,7 @@ class SaidOfOneProject:
         self._names = {
             name.lower()
             for document in documents
-            if len(name := _project_name(document)) >= _SHORTEST_NAMED
+            if len(name := document.project_name) >= _SHORTEST_NAMED
         }
         self._named_in: dict[str, frozenset[str]] = {}
 
@@ -227,15 +225,11 @@ class SaidOfOneProject:
             text = one.text.lower()
             named = frozenset(name for name in self._names if _names_word(text, name))
             self._named_in[one.key] = named
-        return _project_name(other).lower() in named
+        return other.project_name.lower() in named
 
 
 _SHORTEST_NAMED = 3
 """A project named in another's memory by fewer letters is no name (`ui`, `db`)."""
-
-
-def _project_name(document: Document) -> str:
-    return PurePath(document.project).name if document.project else ""
 
 
 def _names_word(text: str, word: str) -> bool:
