@@ -122,7 +122,7 @@ ROWS: tuple[Row, ...] = (
             "cli/health/contradictions_commands.py",
             "cli/health/leaks_commands.py",
         ),
-        11_244,
+        11_249,
         "issue 94: the English readers deleted (12,580 → 10,980; t104: -330, the readers that "
         "found nothing on any of seven halves, tests/quality/reader_ablation.py); +167: blame "
         "kept between runs, a "
@@ -161,7 +161,9 @@ ROWS: tuple[Row, ...] = (
         "judge held-out 38 → 39, fresh8 26 → 28, fresh12 33 → 35 of 37; untuned fresh13 same); +1: "
         "a word after a three-part version is no count of it (fresh14 contradictions 1 → 2); +5: "
         "the net asks records of what happened beside memories (perfect judge held-out, fresh10, "
-        "fresh11, fresh13 +1, fresh9 28 → 30 of 35; fresh3 28 → 27 of 28)",
+        "fresh11, fresh13 +1, fresh9 28 → 30 of 35; fresh3 28 → 27 of 28), never beside the "
+        "memory their own agent wrote of them (the real Codex store's net: ~60 of 120 pairs "
+        "were its MEMORY.md restating its rollouts, now none)",
     ),
     Row(
         "store core (scopes, fs, locks, caches)",

@@ -263,6 +263,29 @@ def test_the_wider_net_asks_a_record_beside_a_memory_never_two_records(tmp_path:
     assert {later, earlier} not in asked
 
 
+def test_a_record_is_not_asked_beside_the_memory_its_own_agent_made_of_it(
+    tmp_path: Path,
+) -> None:
+    """Codex writes its MEMORY.md out of its rollout summaries: what the handbook says again of
+    a rollout is its own short form, and asking the pair would fill the net with restatements.
+    Another agent's memory is asked beside the rollout."""
+    home = Home(tmp_path / "home")
+    rollout = "Restoring an archived session is a plain copy back into the sessions tree."
+    handbook = "An archived session is restored by a plain copy back into the sessions tree."
+    xum = "Archived sessions are restored with the restore script, never a plain copy."
+    engine, report = _found(
+        home,
+        [
+            replace(_bullet("codex", "rollout_summaries/restore.md", rollout), record=True),
+            _bullet("codex", "MEMORY.md", handbook),
+            _bullet("project:lendbench", "sessions.md", xum),
+        ],
+    )
+    asked = _asked(engine, report)
+    assert {rollout, xum} in asked and {handbook, xum} in asked
+    assert {rollout, handbook} not in asked
+
+
 WORKER = "Worker settings:\n\n```yaml\nworker:\n  concurrency: 4\n  prefetch: 1\n```\n"
 
 

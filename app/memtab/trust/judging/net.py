@@ -113,7 +113,7 @@ def candidates(
     (module doc; `together`: which memories are read as one's context; `numbers_first`: a
     pair giving one named thing two numbers before the rest of its rank), but those `apart`
     says are not compared (held together already, never seen together); a record of what
-    happened only beside a memory, never beside another record; one pair for each two
+    happened only beside another agent's memory (`_records_alike`); one pair for each two
     sentences however many copies say them."""
     sides: list[tuple[Document, Statement]] = []
     for document, found in said:
@@ -129,7 +129,7 @@ def candidates(
         texts = frozenset((" ".join(mine.text.split()), " ".join(theirs.text.split())))
         if (
             first.key == second.key
-            or (first.record and second.record)
+            or _records_alike(first, second)
             or len(texts) < 2
             or texts in seen
             or restates(first.key, second.key)
@@ -141,6 +141,15 @@ def candidates(
         seen.add(texts)
         listed.append(Candidate(round(similarity, 3), one, other, together(first, second)))
     return _likeliest(listed, most, numbers_first)
+
+
+def _records_alike(one: Document, other: Document) -> bool:
+    """Whether a record of what happened is beside what cannot contradict it: another record
+    (each tells what happened then), or a memory its own agent wrote out of its records
+    (Codex's MEMORY.md says its rollouts again)."""
+    return (one.record or other.record) and (
+        (one.record and other.record) or one.agent == other.agent
+    )
 
 
 def _with_parts(stems: frozenset[str]) -> frozenset[str]:
