@@ -374,3 +374,24 @@ ELEVENTH: tuple[Case, ...] = (
 objects on one line (JSON, YAML flow, TOML inline tables), quoted ranges, a project's service
 in a global table of ports (and fresh10's false one when a role was read as that name); and
 fresh12's one false contradiction, untuned: two "Production:" labels under two headings."""
+TWELFTH: tuple[Case, ...] = (
+    # An EDN config's key is the keys of the maps around it and its own.
+    Case("setting", "```edn\n{:db {:jdbc-url #env DATABASE_URL\n      :maximum-pool-size 10}}\n```",
+         "```edn\n{:db {:maximum-pool-size 16}}\n```", C, SAME),
+    Case("setting", "```edn\n{:db {:maximum-pool-size 10}}\n```",
+         "```edn\n{:cache {:maximum-pool-size 16}}\n```", N, SAME),
+    # A map under a library's name in deps.edn is that library's; what a tag reads is none.
+    Case("setting", '```edn\n{:deps {org.clojure/clojure {:mvn/version "1.12.0"}\n'
+         '        aero/aero {:mvn/version "1.1.6"}}}\n```',
+         '```edn\n{:deps {aero/aero {:mvn/version "1.1.6"}}}\n```', N, SAME),
+    Case("setting", "```edn\n{:server {:port #long #or [#env PORT 8080] :threads 8}}\n```",
+         "```edn\n{:server {:port 9090 :threads 8}}\n```", N, SAME),
+    # A YAML key written as a Ruby symbol (Sidekiq's config) is the key.
+    Case("setting", "```yaml\n:max_retries: 10\n:queues:\n  - default\n```",
+         "```yaml\n:max_retries: 25\n```", C, SAME),
+    Case("setting", "```yaml\n:max_retries: 10\n```",
+         "```yaml\nproduction:\n  :max_retries: 25\n```", N, SAME),
+)  # fmt: skip
+"""Written by the lead on 29 Nov 2026 (issue 94): Clojure's EDN configs (fresh13's Aero
+`config.edn`) and Sidekiq's YAML of Ruby symbols (fresh8's `sidekiq.yml`), after reading
+those halves."""

@@ -107,6 +107,7 @@ TRUST_READING: dict[str, Worst] = {
     "memtab.trust.reading.attached:_DIGITS": S("", "a"),
     "memtab.trust.reading.attached:_FORM_PARTS": F("", "a1_"),
     "memtab.trust.reading.attached:_INLINE": M("a = {", " a = 1,", "{"),
+    "memtab.trust.reading.attached:_EDN_TOKEN": F("", '"\\\\a#{'),
     "memtab.trust.reading.attached:_RANGE_SPACE": M("~>", " ", "x"),
     "memtab.trust.judging.net:_HUMP": S("", "aA"),
     "memtab.trust.judging.net:_NAMED_NUMBER": F("", "a "),

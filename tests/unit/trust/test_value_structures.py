@@ -19,6 +19,7 @@ from support.value_structures import (
     SIXTH,
     TENTH,
     THIRD,
+    TWELFTH,
 )
 
 NOT_READ = {
@@ -51,6 +52,17 @@ command starts ("`make lab` opens JupyterLab on…"): read by x101, found none o
 fresh4, taken out."""
 
 found, test_each_kind_s_contradictions_found_and_near_misses_not = contradiction_voices.each_kind(
-    CASES + SECOND + THIRD + FOURTH + FIFTH + SIXTH + SEVENTH + EIGHTH + NINTH + TENTH + ELEVENTH,
+    CASES
+    + SECOND
+    + THIRD
+    + FOURTH
+    + FIFTH
+    + SIXTH
+    + SEVENTH
+    + EIGHTH
+    + NINTH
+    + TENTH
+    + ELEVENTH
+    + TWELFTH,
     NOT_READ,
 )

@@ -29,15 +29,16 @@ from memtab.trust.reading.settings import Setting, setting_key
 from memtab.trust.reading.versions import VERSION_NUMBER, Version, product_named, version_key
 from memtab.trust.words import stems_of
 
-_KEY = r"(?P<key>[A-Za-z_][\w.-]*+)"
+_KEY = r":?+(?P<key>[A-Za-z_][\w.-]*+)"
 ASSIGNMENT = re.compile(
     r"^(?:export\s++)?(?:" + _KEY + r"\s*+(?:=|:\s)|\"(?P<quoted>[A-Za-z_][\w.-]*+)\"\s*+:)"
     r"\s*+(?P<value>\"[^\"\n]*+\"|[^\s#]++)\s*+(?:#.*+)?$"
 )
 """A key and its one value: `KEY=v`, `key = v`, `key: v`, `"key": v`, a quoted value
-(`version = "~> 5.60"`), a comment after."""
+(`version = "~> 5.60"`), a comment after; a YAML key may be a Ruby symbol (Sidekiq's
+`:concurrency: 10`)."""
 _SECTION = re.compile(r"^\[+\s*+(?P<name>[\w.\- \"]++)\]+$")
-_OPENS = re.compile(r"^\"?(?P<key>[A-Za-z_][\w.-]*+)\"?\s*+(?::\s*+(?P<brace>[{\[]?)|=?\s*+\{)$")
+_OPENS = re.compile(r"^[\":]?(?P<key>[A-Za-z_][\w.-]*+)\"?\s*+(?::\s*+(?P<brace>[{\[]?)|=?\s*+\{)$")
 """A YAML key with its values under it, a JSON key opening an object or a list, a HOCON or
 nginx block (`hikari {`), an HCL object (`aws = {`)."""
 _INLINE = re.compile(r"^\"?(?P<key>[A-Za-z_][\w.-]*+)\"?\s*+(?:=|:)\s*+\{(?P<body>[^{}]*+)\}$")
@@ -51,7 +52,7 @@ _CONFIG_FILE = re.compile(
 """A program's own config file in a code span: `gunicorn.conf.py`, `nginx.conf`."""
 _FENCES = frozenset(
     {"", "yaml", "yml", "toml", "ini", "cfg", "conf", "env", "dotenv", "json", "jsonc",
-     "json5", "properties", "editorconfig", "hocon", "nginx"}
+     "json5", "properties", "editorconfig", "hocon", "nginx", "edn"}
 )  # fmt: skip
 """Fences of configuration (code in a programming language assigns variables, no setting)."""
 ASKED_FENCES = _FENCES | {"hcl", "terraform", "tf"}
@@ -165,15 +166,20 @@ def structured(text: str, fences: frozenset[str] = _FENCES) -> Iterator[tuple[in
     sections: list[tuple[int, str]] = []
     listed_at: int | None = None  # a list's indent: what is under it is no one thing
     before = ""
+    edn: _EdnMaps | None = None
     for number, (line, kind) in enumerate(zip(lines, kinds, strict=True), start=1):
         if kind.kind is LineKind.CODE and kind.fence is not None:
             program = _program_configured(before)
-            config = kind.fence.info.split()[:1] in ([], *([f] for f in fences))
-            if (config or program) and not _EXAMPLE.search(before):
+            language = kind.fence.info.split()[:1]
+            config = language in ([], *([f] for f in fences))
+            if language == ["edn"] and config and not _EXAMPLE.search(before):
+                edn = edn or _EdnMaps()
+                yield from ((number, attached) for attached in edn.read(line))
+            elif (config or program) and not _EXAMPLE.search(before):
                 found, listed_at = _config_line(line, sections, listed_at, program)
                 yield from ((number, attached) for attached in found)
             continue
-        sections, listed_at = [], None
+        sections, listed_at, edn = [], None, None
         stripped = line.strip()
         if kind.kind is LineKind.TEXT and stripped.startswith("|"):
             cells = _cells(stripped)
@@ -253,6 +259,54 @@ def _config_line(
     dependency = bool(sections) and sections[-1][1].lower() in _DEPENDENCIES
     pinned = ["version"] if dependency and product_named(named) is None else []
     return _found(_attached([*owner, *keys, named, *pinned], match.group("value"))), None
+
+
+_EDN_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*+"|#\{|[{}\[\]()]|[^\s,{}\[\]()"]++')
+"""An EDN form's token: a string, a bracket (`#{` opens a set), or an atom (a keyword, a
+number, a symbol, a tag such as `#env`, a comment's `;` and what follows)."""
+
+
+class _EdnMaps:
+    """An EDN fence (Clojure's `config.edn`, `deps.edn`) read a line at a time: each key of a
+    map given a plain value, its thing the keys of the maps around it and its own (`{:db
+    {:maximum-pool-size 10}}`: db maximum pool size). What a tag reads (`#env PORT`,
+    `#profile {…}`) and what a list holds are no one thing's value."""
+
+    def __init__(self) -> None:
+        self._open: list[str | None] = []
+        """Each open bracket: the keyword a map is the value of ("" for none), None for a
+        list, a set or a tagged form (nothing inside is read)."""
+        self._keyword: str | None = None
+        """A map's key waiting for its value."""
+        self._tagged = False
+
+    def read(self, line: str) -> list[Attached]:
+        found: list[Attached] = []
+        for token in _EDN_TOKEN.findall(line):
+            if token.startswith(";"):
+                break
+            if token in ("{", "[", "(", "#{"):
+                read = token == "{" and not self._tagged and None not in self._open
+                self._open.append((self._keyword or "") if read else None)
+                self._keyword, self._tagged = None, False
+            elif token in ("}", "]", ")"):
+                if self._open:
+                    self._open.pop()
+                self._keyword, self._tagged = None, False
+            elif None in self._open or not self._open:
+                continue
+            elif token.startswith("#"):
+                self._tagged = True
+            elif self._tagged:
+                self._keyword, self._tagged = None, False
+            elif self._keyword is None:
+                self._keyword = token.strip('"').lstrip(":")
+            else:
+                keys = [key for key in self._open if key and key.lower() not in CONTAINERS]
+                words = [key.replace("/", " ").replace("-", " ") for key in [*keys, self._keyword]]
+                found += _found(_attached(words, token.lstrip(":")))
+                self._keyword = None
+        return found
 
 
 def _key_of(assignment: re.Match[str]) -> str:
