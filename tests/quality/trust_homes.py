@@ -45,6 +45,7 @@ HALVES = (
     "fresh12",
     "fresh13",
     "fresh14",
+    "fresh15",
 )
 TEXT_SUFFIXES = {"", ".md", ".json", ".toml", ".txt", ".yaml", ".yml", ".jsonl", ".cfg", ".ini"}
 

@@ -1,0 +1,1 @@
+// Dev entry: runs Fresh's dev server, which regenerates fresh.gen.ts.

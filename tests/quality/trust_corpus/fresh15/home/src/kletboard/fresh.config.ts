@@ -1,0 +1,1 @@
+// Fresh configuration: plugins.

@@ -1,0 +1,1 @@
+// Polls for active alarms.

@@ -1,0 +1,1 @@
+// Threshold checks run on every ingest.

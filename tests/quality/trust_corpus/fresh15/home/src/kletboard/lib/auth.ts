@@ -1,0 +1,1 @@
+// Ingest token and session cookies.

@@ -1,0 +1,1 @@
+// Every KV read and atomic write goes through here.

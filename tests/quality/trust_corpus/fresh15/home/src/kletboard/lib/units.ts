@@ -1,0 +1,1 @@
+// Hundredths of a degree to °C; millivolts to a battery level.

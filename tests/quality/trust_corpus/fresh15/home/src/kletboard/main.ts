@@ -1,0 +1,1 @@
+// Production entry: starts Fresh and registers the nightly KV export with Deno.cron.

@@ -1,0 +1,1 @@
+// Page shell: header with the alarm bell.

@@ -1,0 +1,1 @@
+// POST batches of readings from the gateway.

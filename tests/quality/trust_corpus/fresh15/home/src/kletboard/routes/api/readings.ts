@@ -1,0 +1,1 @@
+// GET readings of one tank over a window of hours.

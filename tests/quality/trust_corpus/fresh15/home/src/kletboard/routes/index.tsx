@@ -1,0 +1,1 @@
+// Home: one card per tank.

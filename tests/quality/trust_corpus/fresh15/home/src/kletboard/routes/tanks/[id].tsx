@@ -1,0 +1,1 @@
+// Tank page: chart, thresholds, latest readings.

@@ -1,0 +1,1 @@
+// Exports KV to the B2 bucket.

@@ -1,0 +1,1 @@
+// Ingest rejects a wrong token and accepts a batch.

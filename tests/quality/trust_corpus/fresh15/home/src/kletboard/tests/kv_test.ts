@@ -1,0 +1,1 @@
+// Key shapes of lib/kv.ts against an in-memory KV.

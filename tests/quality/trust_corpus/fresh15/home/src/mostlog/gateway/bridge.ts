@@ -1,0 +1,1 @@
+// Scans for probe advertisements and publishes them to Mosquitto and kletboard.

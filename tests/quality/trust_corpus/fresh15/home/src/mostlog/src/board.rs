@@ -1,0 +1,1 @@
+//! Pins and peripherals of the probe board.

@@ -1,0 +1,1 @@
+//! Battery voltage through SAADC and the GPIO that powers the DS18B20.

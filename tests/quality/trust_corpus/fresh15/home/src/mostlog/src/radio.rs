@@ -1,0 +1,1 @@
+//! Non-connectable advertising through the SoftDevice.

@@ -1,0 +1,1 @@
+//! 1-Wire temperature probe in the thermowell.

@@ -1,0 +1,1 @@
+//! Sensirion SCD41 CO2 sensor, single-shot mode.

@@ -1,0 +1,1 @@
+//! Sensirion SHT40 air temperature and humidity.

@@ -1,0 +1,1 @@
+//! Ring buffer of readings in the last 32K of flash.

@@ -1,0 +1,1 @@
+//! On-target driver tests (need the DK).

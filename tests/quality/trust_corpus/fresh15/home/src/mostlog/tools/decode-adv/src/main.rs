@@ -1,0 +1,2 @@
+//! Decodes one advertisement's manufacturer data from a hex string.
+fn main() {}
