@@ -205,6 +205,17 @@ LEAKS: dict[str, tuple[str, str, str]] = {
     ),
     "a key in .NET's appsettings": ('"SigningKey": "', "Fjum/pcf6J/BRrXfzAkbeSCNeZlRSRK", '"'),
     "MinIO's client keys": ("mc alias set lab http://lab:9000 labadmin '", "N3v3r-Gu3ss-M1n", "'"),
+    "a Backblaze B2 application key in rclone's config": (
+        "[b2]\ntype = b2\naccount = 005c4e1d9a2b0000000003\nkey = ",
+        "K005hR8vTq3wLx9ZnB2mCk7YdPf1sJa",
+        "\n",
+    ),
+    "a Wi-Fi network's pre-shared key": (
+        'network={\n    ssid="Klet"\n    psk="',
+        "Kleti-2019-Vin",
+        '"\n}',
+    ),
+    "Mosquitto's -P": ("mosquitto_pub -h gw -u bench -P '", "Rdeca-Cev-93x", "' -t t/temp -m 18"),
 }
 
 _PNG = base64.b64encode(bytes(range(256)) * 4).decode()
@@ -234,6 +245,7 @@ LOOK_ALIKES: dict[str, str] = {
     "the working directory in an env listing": "PWD=/home/dev/src/acme-api\nOLDPWD=/home/dev",
     "a password read from stdin": "echo $TOKEN | docker login -u ci --password-stdin ghcr.io",
     "a password prompt": "mysql -u root -p app < dump.sql",
+    "a port after a user": "mysql -u root -P 3306 app and mosquitto_sub -h gw -p 1883 -t t/#",
     "a user and group for docker": "docker run -u 1000:1000 -v $PWD:/src node:20",
     "a password file": "PGPASSFILE=/home/dev/.pgpass psql -h db",
     "words glued to a prefix": (

@@ -101,7 +101,7 @@ WORST: dict[str, Worst] = {
     "memtab.check.scripts:_JUST_RECIPE": M("a ", "a", "="),
     "memtab.check.scripts:_JUST_ALIAS": M("alias ", "a", " x"),
     "memtab.check.scripts:_JUST_OPENING": M("impor", "t"),
-    "memtab.check.scripts:_JUST_SETTING": M("se", "t"),
+    "memtab.check.scripts:_JUST_SETTING": M("set ", "a", "!"),
     "memtab.check.wording:_WORD": F("", "a-"),
     "memtab.check.wording:_BESIDE_ARROW": M("a", " a", ","),
     "memtab.check.wording:_WORD_OF_PROSE": M("aa", "a-", "1"),

@@ -224,9 +224,12 @@ _JUST_RECIPE = re.compile(
 `$VAR`, a default in backticks), then a colon that is no `:=` (an assignment's)."""
 _JUST_ALIAS = re.compile(r"^alias\s+(?P<name>[A-Za-z_][\w-]*)\s*:=")
 _JUST_OPENING = re.compile(r"^(?:import|mod)\b")
-_JUST_SETTING = re.compile(r"^(?:set|export)(?![\w-])")
-"""A setting or an exported variable (`set shell := …`, `export RUST_LOG := …`); a recipe may
-be named after them (`export-levels:`)."""
+_JUST_SETTING = re.compile(
+    r"^(?:set\s++" + _JUST_NAME + r"\s*+(?::=|#|$)|export\s++" + _JUST_NAME + r"\s*+:=)"
+)
+"""A setting or an exported variable (`set shell := …`, `set dotenv-load`, `export RUST_LOG :=
+…`): just reads `set` and `export` as keywords only so, and a recipe may be named after them
+(`export:`, `export-levels:`)."""
 
 
 def just_recipes(path: Path) -> Targets:

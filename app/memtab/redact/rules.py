@@ -139,7 +139,7 @@ _END = r"(?![A-Za-z0-9_-])"
 _SECRET_NAME = (
     r"(?:api[_-]?key|apikey|app[_-]?key|access[_-]?key|secret[_-]?key|private[_-]?key"
     r"|client[_-]?secret"
-    r"|password|passwd|passphrase|secret|token)"
+    r"|password|passwd|passphrase|psk|secret|token)"
 )
 # Glued names (`DB_PASSWORD`, `spring.datasource.password`) start after `_`, `.` or `-`.
 _NAME_START = r"(?<![A-Za-z0-9])"
@@ -477,6 +477,13 @@ RULES: tuple[Rule, ...] = (
         words="a password in a command",
     ),
     _rule(
+        "mosquitto_password",
+        "mosquitto_",
+        # Mosquitto's clients take the password as `-P` (their `-p` is the port)
+        r"\bmosquitto_(?:pub|sub|rr)\b(?:(?!\bmosquitto_)[^\n|;&])*?\s-P[ \t]+" + _VALUE,
+        words="a password in a command",
+    ),
+    _rule(
         "registry_auth",
         "auth",
         # Docker's `config.json`: `"auth": "<base64 of user:password>"`
@@ -555,7 +562,7 @@ RULES: tuple[Rule, ...] = (
     *(_rule(n, needles, shape, words=what) for n, needles, shape, what in SAID),
     _rule(
         "secret_named_value",
-        "key secret token pass",
+        "key secret token pass psk",
         rf"(?i){_NAME_START}{_SECRET_NAME}\\?[\"']?\s*(?:=>|[:=])\s*{_NOT_A_VALUE}" + _VALUE,
         keeps=_code,
     ),

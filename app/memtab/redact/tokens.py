@@ -135,6 +135,14 @@ PREFIXED: tuple[tuple[str, str, str, str], ...] = (
     ("heroku_token", "hrku-", r"HRKU-[A-Za-z0-9_-]{60}", "Heroku API Key"),
     ("typeform_token", "tfp_", r"tfp_[A-Za-z0-9_.=-]{59}", "Typeform Token"),
     (
+        "backblaze_b2_key",
+        "k00",
+        # `K00` and a digit, then 27 letters and digits of both cases (rclone's `key = …`)
+        r"K00[0-9](?=[a-z0-9]{0,26}[A-Z][A-Za-z0-9]{0,26}[a-z]|[A-Z0-9]{0,26}[a-z][A-Za-z0-9]{0,26}[A-Z])"
+        r"[A-Za-z0-9]{27}",
+        "Backblaze B2 Application Key",
+    ),
+    (
         "onepassword_token",
         "ops_eyj",
         r"ops_eyJ[A-Za-z0-9+/=_-]{250,}",

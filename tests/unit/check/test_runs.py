@@ -322,12 +322,14 @@ def test_taskfile_tasks_a_memory_runs(
 
 
 def test_justfile_recipes_named_after_a_keyword_are_recipes(tmp_path: Path) -> None:
-    """`export-levels:` and `set-up:` are recipes; `export X := …` and `set …` are not."""
+    """`export:`, `export-levels:` and `set-up:` are recipes (just reads `export` as a keyword
+    only before `NAME :=`); `export X := …` and `set …` are not."""
     (tmp_path / "justfile").write_text(
-        "set shell := ['bash', '-c']\nexport RUST_LOG := 'warn'\n\n"
-        "export-levels:\n  unity -batchmode\n\nset-up target='dev':\n  true\n"
+        "set shell := ['bash', '-c']\nset dotenv-load\nexport RUST_LOG := 'warn'\n\n"
+        "export-levels:\n  unity -batchmode\n\nset-up target='dev':\n  true\n\n"
+        "export:\n  deno run -A scripts/export_kv.ts\n"
     )
-    assert just_recipes(tmp_path / "justfile").names == {"export-levels", "set-up"}
+    assert just_recipes(tmp_path / "justfile").names == {"export", "export-levels", "set-up"}
 
 
 @pytest.mark.parametrize(
