@@ -386,6 +386,11 @@ TWELFTH: tuple[Case, ...] = (
          '```edn\n{:deps {aero/aero {:mvn/version "1.1.6"}}}\n```', N, SAME),
     Case("setting", "```edn\n{:server {:port #long #or [#env PORT 8080] :threads 8}}\n```",
          "```edn\n{:server {:port 9090 :threads 8}}\n```", N, SAME),
+    # A service said with the machine it runs on is the table's row of that name.
+    Case("port", "| service | port |\n|---|---|\n| Mosquitto on klet-gw | 1883 |",
+         "- Mosquitto on klet-gw listens on port 1884.", C, SAME),
+    Case("port", "| service | port |\n|---|---|\n| Mosquitto on klet-gw | 1883 |",
+         "- Mosquitto on bench-pi listens on port 1884.", N, SAME),
     # A YAML key written as a Ruby symbol (Sidekiq's config) is the key.
     Case("setting", "```yaml\n:max_retries: 10\n:queues:\n  - default\n```",
          "```yaml\n:max_retries: 25\n```", C, SAME),
@@ -393,5 +398,5 @@ TWELFTH: tuple[Case, ...] = (
          "```yaml\nproduction:\n  :max_retries: 25\n```", N, SAME),
 )  # fmt: skip
 """Written by the lead on 29 Nov 2026 (issue 94): Clojure's EDN configs (fresh13's Aero
-`config.edn`) and Sidekiq's YAML of Ruby symbols (fresh8's `sidekiq.yml`), after reading
-those halves."""
+`config.edn`), a service named with its machine (fresh15's gateway) and Sidekiq's YAML of Ruby
+symbols (fresh8's `sidekiq.yml`), after reading those halves."""

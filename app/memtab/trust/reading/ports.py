@@ -69,6 +69,13 @@ _GENERIC = frozenset(
 )  # fmt: skip
 """Stems naming any service ("the backend server" is the backend)."""
 _NAME = re.compile(r"^[\w.'-]+(?:\s+[\w.'-]+){0,2}$")
+_ON_A_HOST = re.compile(
+    r"(?:on|at)\s(?=[a-z]*+[\d.-])(?=[\d.-]*+[a-z])[a-z0-9][a-z0-9.-]*+\s"
+    r"(?:listens|answers|runs|serves|is|binds|sits)$",
+    re.IGNORECASE,
+)
+"""A service named with the machine it runs on, before its verb: "Mosquitto on klet-gw
+listens…" is the table's "| Mosquitto on klet-gw | 1883 |", not Mosquitto anywhere."""
 _DASH_LABEL = re.compile(r"^([A-Za-z][\w.' -]{0,30}?[\w.'])\s[—–]\s(?=\S{0,60}?:\d)")
 """A label and a dash before an address with a port: the label's colon."""
 
@@ -147,6 +154,8 @@ def _subject(text: str) -> str:
     end = start
     while end < len(words) and words[end].lower() not in _ENDS_SUBJECT and words[end] not in "(:":
         end += 1
+    if _ON_A_HOST.match(" ".join(words[end : end + 3])):  # "Mosquitto on klet-gw listens…"
+        end += 2
     return " ".join(words[start:end])
 
 
