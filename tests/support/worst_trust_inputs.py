@@ -73,6 +73,7 @@ TRUST_READING: dict[str, Worst] = {
     "memtab.trust.reading.ports:_ASIDE": F("", "(a"),
     "memtab.trust.reading.ports:_BARE_ON": M("a", " ", "x"),
     "memtab.trust.reading.ports:_ON_A_HOST": M("on ", "a-", " is!"),
+    "memtab.trust.reading.ports:_STARTED": M("`a` starts ", "a ", "!"),
     "memtab.trust.reading.ports:_CLAUSE": F("", ", ", "x"),
     "memtab.trust.reading.ports:_DIGITS": S("", "1a"),
     "memtab.trust.reading.ports:_HEDGE": S("", "wa "),

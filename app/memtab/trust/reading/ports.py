@@ -69,6 +69,12 @@ _GENERIC = frozenset(
 )  # fmt: skip
 """Stems naming any service ("the backend server" is the backend)."""
 _NAME = re.compile(r"^[\w.'-]+(?:\s+[\w.'-]+){0,2}$")
+_STARTED = re.compile(
+    r"^[^\w`]*+`[^`\n]++`\s++(?:starts|serves|opens|launches|boots)\s++(?:up\s++)?"
+    r"(?P<service>[\w.'-]++(?:\s++[\w.'-]++){0,2}?)\s++(?:locally\s++)?(?:on|at)\s"
+)
+"""A command in a code span and what it starts, before where it listens: "`just dev` starts
+kletboard on port 8000" is kletboard's port, not the command's."""
 _ON_A_HOST = re.compile(
     r"(?:on|at)\s(?=[a-z]*+[\d.-])(?=[\d.-]*+[a-z])[a-z0-9][a-z0-9.-]*+\s"
     r"(?:listens|answers|runs|serves|is|binds|sits)$",
@@ -119,7 +125,8 @@ def _port(clause: str, sentence: str) -> Port | None:
     value = numbers.pop()
     before = clause[: clause.find(value)]
     label, colon, after = before.rpartition(":")
-    written = _subject(after if colon else before)
+    started = _STARTED.match(before)
+    written = started["service"] if started else _subject(after if colon else before)
     if not written and colon:
         written = _subject(label)
     service = service_of(written)
