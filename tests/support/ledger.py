@@ -122,7 +122,7 @@ ROWS: tuple[Row, ...] = (
             "cli/health/contradictions_commands.py",
             "cli/health/leaks_commands.py",
         ),
-        11_249,
+        11_298,
         "issue 94: the English readers deleted (12,580 → 10,980; t104: -330, the readers that "
         "found nothing on any of seven halves, tests/quality/reader_ablation.py); +167: blame "
         "kept between runs, a "
@@ -163,7 +163,9 @@ ROWS: tuple[Row, ...] = (
         "the net asks records of what happened beside memories (perfect judge held-out, fresh10, "
         "fresh11, fresh13 +1, fresh9 28 → 30 of 35; fresh3 28 → 27 of 28), never beside the "
         "memory their own agent wrote of them (the real Codex store's net: ~60 of 120 pairs "
-        "were its MEMORY.md restating its rollouts, now none)",
+        "were its MEMORY.md restating its rollouts, now none); +49: an EDN config's keys, a YAML "
+        "key written as a Ruby symbol, a service named with its machine, the thing a command "
+        "starts (fresh13 perfect judge 31 → 32 of 37, fresh3/14/15 +1/+1/+2)",
     ),
     Row(
         "store core (scopes, fs, locks, caches)",
@@ -233,7 +235,7 @@ ROWS: tuple[Row, ...] = (
     Row(
         "check",
         ("check/", "checked/", "components/check/", "gui/check/", "cli/health/check_commands.py"),
-        5_586,
+        5_588,
         "hold; +32 issue 94: just's recipe parameters read, a check that changed nothing not "
         "written again; +83: the memory listed by stamp before it is read (a warm run's key); "
         "+137: the whole report kept while every question it asked is answered the same (a "
@@ -253,7 +255,8 @@ ROWS: tuple[Row, ...] = (
         "folder is nowhere, `.` or an option's value as an operand, a Mix task of the project's "
         "own app (fresh6 17 → 19, fresh8 20 → 21, fresh9 18 → 21, fresh10 17 → 18 of 23; none "
         "false on any half; its English readings went, finding nothing on fresh11); +3: a "
-        "memory's project name read in one place (`Document.project_name`, trust -6)",
+        "memory's project name read in one place (`Document.project_name`, trust -6); +2: a "
+        "justfile's `export:` is a recipe (fresh15's false finding)",
     ),
     Row(
         "loads and recall",
@@ -367,7 +370,7 @@ ROWS: tuple[Row, ...] = (
     Row(
         "redaction",
         ("redact/",),
-        960,
+        972,
         "hold; +23 in issue 95: secret-named variables redacted, variable names left as names; "
         "+6: a license serial; +12: a text tried only by the rules whose needles it holds (a "
         "40,000-lesson reply's dump redacted in 7 s, was 32 s); +16 issue 94: a random value "
@@ -386,7 +389,9 @@ ROWS: tuple[Row, ...] = (
         "prefix (fresh10's one missed secret); +8: a text's lines redacted in one pass over its "
         "hidden ranges (a 100 KB refusal of secret lines no longer lines × ranges); +7: `NAME= ` "
         "then more words gives no value (fresh11's one false secret); +10: an API key in a "
-        "URL's query (fresh13's Steam key after its untuned measure: leaks 21 → 22 of 24)",
+        "URL's query (fresh13's Steam key after its untuned measure: leaks 21 → 22 of 24); +12: a "
+        "Backblaze B2 application key, Mosquitto's `-P`, a Wi-Fi `psk=` (fresh15 leaks 19 → 22 of "
+        "22)",
     ),
     Row(
         "the command line's own frame (main, common, options)",

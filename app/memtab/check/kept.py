@@ -24,7 +24,7 @@ from memtab.kept.per_file import KeptAnswer, is_line, only
 from memtab.store.home import Home
 
 ENGINE = "check"
-RULES_VERSION = 25
+RULES_VERSION = 26
 """Bumped when what the rules find in a file changes (a test pins what they find in a
 corpus to it: tests/unit/check/test_kept.py); the cache of another is not read."""
 _KINDS = frozenset(get_args(FindingKind))

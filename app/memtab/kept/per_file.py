@@ -29,7 +29,7 @@ class Keyed(Protocol):
 
 D = TypeVar("D", bound=Keyed)
 
-CACHE_VERSION = 50
+CACHE_VERSION = 51
 """Bumped when what an engine keeps of a file changes shape or meaning (a test pins what
 the engines work out of the seeded corpora to it: tests/unit/trust/test_per_file.py)."""
 MAGIC = b"memtab-trust\n"

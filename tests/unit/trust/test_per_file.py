@@ -346,6 +346,7 @@ WORKED_OUT = {
     48: "0d0ebf197048cbb8",  # a project's port named apart from its name: none seeded here
     49: "0d0ebf197048cbb8",  # a label before a web address, the host after its user: none here
     50: "0d0ebf197048cbb8",  # a version "stays on", a word after x.y.z: none here
+    51: "0d0ebf197048cbb8",  # EDN keys, a service on a host or a command starts: none here
 }
 """What the engines work out of the seeded corpora's files, digested (`_worked_out`), by
 `per_file.CACHE_VERSION`."""
@@ -421,6 +422,7 @@ DECIDED = {
     48: "7876b96f7af843f3",
     49: "7876b96f7af843f3",
     50: "7876b96f7af843f3",
+    51: "7876b96f7af843f3",
 }
 """What the duplicates decide over the seeded duplicates (`_decided`), digested, by
 `per_file.CACHE_VERSION`: the kept pair searches and statement groups are keyed by the files'
