@@ -383,6 +383,7 @@ SEEDED_MINIMUMS = {
     "fresh13": {**_FULL_HALF, "written": "29 Nov 2026"},
     "fresh14": {**_FULL_HALF, "written": "29 Nov 2026"},
     "fresh15": {**_FULL_HALF, "written": "29 Nov 2026"},
+    "fresh16": {**_FULL_HALF, "written": "29 Nov 2026"},
 }
 UNTUNED_HALVES = list(SEEDED_MINIMUMS)
 

@@ -46,6 +46,7 @@ HALVES = (
     "fresh13",
     "fresh14",
     "fresh15",
+    "fresh16",
 )
 TEXT_SUFFIXES = {"", ".md", ".json", ".toml", ".txt", ".yaml", ".yml", ".jsonl", ".cfg", ".ini"}
 

@@ -1,0 +1,8 @@
+"""Co-op members."""
+from dataclasses import dataclass
+
+
+@dataclass
+class Member:
+    id: int
+    email: str

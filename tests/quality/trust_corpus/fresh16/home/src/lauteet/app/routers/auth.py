@@ -1,0 +1,4 @@
+"""The auth endpoints."""
+from fastapi import APIRouter
+
+router = APIRouter(prefix="/auth")

@@ -1,0 +1,4 @@
+"""The bookings endpoints."""
+from fastapi import APIRouter
+
+router = APIRouter(prefix="/bookings")

@@ -1,0 +1,4 @@
+"""The slots endpoints."""
+from fastapi import APIRouter
+
+router = APIRouter(prefix="/slots")

@@ -1,0 +1,1 @@
+"""Fill a week of slots for every sauna."""

@@ -1,0 +1,1 @@
+"""Fixtures: a rolled-back transaction per test, the Paytrail fake."""

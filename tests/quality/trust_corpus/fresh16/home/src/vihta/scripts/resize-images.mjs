@@ -1,0 +1,1 @@
+// Resize public/photos into the gallery sizes.
