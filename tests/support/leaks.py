@@ -198,6 +198,11 @@ LEAKS: dict[str, tuple[str, str, str]] = {
         "",
     ),
     "a login said with is": ("Login is admin / ", "Gl4ze-Kiln-92!", " until SSO lands"),
+    "a password in a code span ending a sentence": (
+        "- Login for the UI: user `huolto`, password `",
+        "Portti!Loyly2291",
+        "`.",
+    ),
     "a password in a code span": (
         "router: user `admin`, password `",
         "Atelier!Cluj-24",

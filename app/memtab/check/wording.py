@@ -94,7 +94,7 @@ _NOT_YET = _Words(
     "todo", "to-do", "to do", "planning", "proposed", "propose",
     "new file", "generate",
     "generated", "generates", "output", "outputs", "writes to", "written to", "produces",
-    "emits", "wip", "draft", "idea", "tbd", "to be created", "to be added", "to be made",
+    "emits", "wip", "idea", "tbd", "to be created", "to be added", "to be made",
     "to be written", "not yet", "ignored", "gitignored", "git-ignored", "compiled",
     "not committed", "uncommitted", "not checked in",
     "생성", "예정", "계획", "할 것", "만들", "创建", "将", "计划", "待办", "作成", "予定",

@@ -636,9 +636,10 @@ RULES: tuple[Rule, ...] = (
         "password_then_value",
         "pass",
         # "user admin / password K3ycl0ak-local", a `.netrc` fence's `password 7f3Kq…` line: the
-        # word, a space, then a value shaped as a password (`_no_password` keeps "password reset")
+        # word, a space, then a value shaped as a password (`_no_password` keeps "password reset");
+        # a quoted one may end a sentence (password `K3ycl0ak-local`.)
         r"(?i)(?<![\w-])(?:password|passwd|passphrase)[ \t]+(?P<q>[`'\"]?)"
-        r"(?P<secret>[^\s`'\"]{8,64})(?P=q)(?!\S)",
+        r"(?P<secret>[^\s`'\"]{8,64})(?P=q)(?:(?<=[`'\"])[.,;:!?)]++)?(?!\S)",
         words="a password after its name",
         keeps=_no_password,
     ),

@@ -245,7 +245,7 @@ RULES_FOUND = {
     23: "56dbb0be07859997",  # a file its own code span names, its first folder nowhere
     24: "c2cecd8f47c691bc",  # words that silenced lines stating what is there now (issue 94)
     25: "dd04f29ebe453583",  # a hidden file named alone, in prose too (`.nrepl.edn`)
-    26: "dd04f29ebe453583",  # a justfile's `export:` recipe: none here
+    26: "dd04f29ebe453583",  # a justfile's `export:` recipe, "draft" silencing no path: none here
 }
 """What the rules find in a corpus (`_rules_found`), digested, by `check.kept.RULES_VERSION`."""
 

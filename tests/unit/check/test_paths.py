@@ -368,6 +368,8 @@ def test_a_path_the_line_says_is_still_to_be_made_is_not_missing(
         "- The Christmas layout is still in `src/acme/layouts/` for next year.",  # fresh11 K15
         "Snapshots sit in `src/acme/snapshots/` next to each suite.",
         "- The lifecycle (planned → loaded → delivered) lives in `src/acme/jobs.py`.",  # fresh12 K1
+        "- Draft posts go in `src/acme/drafts/` until the editor approves them.",  # fresh16 K11
+        "- The Q4 draft is `src/acme/2026-q4.qmd`; only a skeleton so far.",  # fresh14 K13
     ],
 )
 def test_a_word_that_hedges_nothing_does_not_silence_where_a_thing_is(
