@@ -19,7 +19,7 @@ pytestmark = pytest.mark.slow
 
 SHORT = {
     "fresh8": "contradictions 28 of 34: two projects' memories where neither names the other, "
-    "pairs that share too few words or rank past the net (docs/trust-quality.md)",
+    "pairs that share too few words or rank past the net (docs/trust-quality-halves.md)",
 }
 """Halves written after the net where a perfect judge still reaches too little: held to the
 target strictly, so a half that comes to meet it says so."""
