@@ -138,8 +138,7 @@ PREFIXED: tuple[tuple[str, str, str, str], ...] = (
         "backblaze_b2_key",
         "k00",
         # `K00` and a digit, then 27 letters and digits of both cases (rclone's `key = …`)
-        r"K00[0-9](?=[a-z0-9]{0,26}[A-Z][A-Za-z0-9]{0,26}[a-z]|[A-Z0-9]{0,26}[a-z][A-Za-z0-9]{0,26}[A-Z])"
-        r"[A-Za-z0-9]{27}",
+        r"K00[0-9](?=[A-Za-z0-9]{0,26}[A-Z])(?=[A-Za-z0-9]{0,26}[a-z])[A-Za-z0-9]{27}",
         "Backblaze B2 Application Key",
     ),
     (

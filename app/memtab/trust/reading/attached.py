@@ -172,11 +172,11 @@ def structured(text: str, fences: frozenset[str] = _FENCES) -> Iterator[tuple[in
             program = _program_configured(before)
             language = kind.fence.info.split()[:1]
             config = language in ([], *([f] for f in fences))
-            if language == ["edn"] and config and not _EXAMPLE.search(before):
-                edn = edn or _EdnMaps()
-                yield from ((number, attached) for attached in edn.read(line))
-            elif (config or program) and not _EXAMPLE.search(before):
-                found, listed_at = _config_line(line, sections, listed_at, program)
+            if (config or program) and not _EXAMPLE.search(before):
+                if language == ["edn"]:  # one reader a fence: its maps span lines
+                    found = (edn := edn or _EdnMaps()).read(line)
+                else:
+                    found, listed_at = _config_line(line, sections, listed_at, program)
                 yield from ((number, attached) for attached in found)
             continue
         sections, listed_at, edn = [], None, None
@@ -274,8 +274,8 @@ class _EdnMaps:
 
     def __init__(self) -> None:
         self._open: list[str | None] = []
-        """Each open bracket: the keyword a map is the value of ("" for none), None for a
-        list, a set or a tagged form (nothing inside is read)."""
+        """Each open bracket: the key a map is the value of ("" for none), None for a list,
+        a set or a tagged form (nothing inside is read)."""
         self._keyword: str | None = None
         """A map's key waiting for its value."""
         self._tagged = False
